@@ -1,0 +1,72 @@
+"""One frozen settings object, read from ``QUIRE_*`` environment variables.
+
+Stages receive it inside their context instead of reading the environment, so
+a test can hand a stage exactly the configuration it wants.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="QUIRE_", frozen=True, extra="ignore")
+
+    #: everything Quire keeps on disk: blobs, the embedded PostgreSQL, Airflow's home, caches
+    home: Path = Field(default=Path(".quire"))
+    #: a SQLAlchemy/libpq URL; unset -> a private embedded PostgreSQL under ``home``
+    database_url: str | None = None
+    #: where intake accepts files from; source references may not escape it
+    inbox_root: Path | None = None
+
+    # -- intake limits: checked before any engine touches the bytes
+    max_file_bytes: int = 100 * 1024 * 1024
+    max_pages: int = 2000
+    #: pixels one page may render to at the OCR dpi; larger pages are refused before rendering
+    max_page_pixels: int = 120_000_000
+    #: pixels a raster image (PNG/JPEG/TIFF frame) may have
+    max_image_pixels: int = 120_000_000
+
+    # -- parse
+    ocr_engine: str = "tesseract"
+    ocr_languages: str = "eng"
+    ocr_dpi: int = 300
+    #: a text layer below this many usable characters on a page counts as "no text"
+    min_text_chars: int = 20
+    #: share of characters that must look like real text for a text layer to be trusted
+    min_text_quality: float = 0.6
+
+    # -- orchestration
+    max_attempts: int = 3
+    lease_seconds: int = 900
+    chunk_size: int = 20
+    outbox_claim_timeout_seconds: int = 300
+
+    # -- extraction
+    template_dir: Path | None = None
+    review_confidence: float = 0.6
+
+    # -- delivery
+    sink: str = "table"
+
+    @property
+    def blob_root(self) -> Path:
+        return self.home / "blobs"
+
+    @property
+    def cache_root(self) -> Path:
+        return self.home / "cache"
+
+    @property
+    def inbox(self) -> Path:
+        return self.inbox_root if self.inbox_root is not None else self.home / "inbox"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings from the environment (tests build their own)."""
+    return Settings()
