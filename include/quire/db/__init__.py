@@ -1,0 +1,1 @@
+"""PostgreSQL access: connection resolution, sessions, migrations and repositories."""

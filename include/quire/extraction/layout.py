@@ -1,0 +1,159 @@
+"""Reading order from word geometry: words -> text lines, with character offsets kept.
+
+Extraction works on lines rather than on a page's flat text, because where a word
+sits (same row as a label, right-aligned under a column header) says what it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from statistics import median
+
+from quire.extraction.normalise import parse_amount
+from quire.model import PageText, ParsedDocument, Word
+
+#: two words share a line when their vertical overlap is at least this share of the smaller height
+_LINE_OVERLAP = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    """One row of words on a page, left to right, joined by single spaces."""
+
+    page_number: int
+    index: int  # position of the line on its page, top to bottom
+    words: tuple[Word, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return min(w.x0 for w in self.words)
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @property
+    def height(self) -> float:
+        return median(w.bottom - w.top for w in self.words)
+
+    @property
+    def confidence(self) -> float:
+        """Mean OCR confidence of the words; 1.0 for a text layer, which has no scores."""
+        scores = [w.confidence for w in self.words if w.confidence is not None]
+        return sum(scores) / len(scores) if scores else 1.0
+
+    def word_starts(self) -> tuple[int, ...]:
+        """Character offset of each word inside ``text``."""
+        starts, offset = [], 0
+        for word in self.words:
+            starts.append(offset)
+            offset += len(word.text) + 1
+        return tuple(starts)
+
+    def words_in_span(self, start: int, end: int) -> tuple[Word, ...]:
+        """The words that the character span ``start..end`` of ``text`` touches."""
+        return tuple(w for w, s in zip(self.words, self.word_starts(), strict=True)
+                     if s < end and start < s + len(w.text))
+
+    def char_width(self) -> float:
+        """Typical width of one character on this line, for judging gaps."""
+        chars = sum(len(w.text) for w in self.words)
+        return sum(w.x1 - w.x0 for w in self.words) / chars if chars else 1.0
+
+
+def group_lines(page: PageText) -> tuple[TextLine, ...]:
+    """Group a page's words into lines by vertical overlap, top to bottom, words left to right."""
+    rows: list[list[Word]] = []
+    for word in sorted(page.words, key=lambda w: ((w.top + w.bottom) / 2, w.x0, w.text)):
+        if not word.text.strip():
+            continue
+        row = rows[-1] if rows else None
+        if row is not None and _overlaps(row, word):
+            row.append(word)
+        else:
+            rows.append([word])
+    rows.sort(key=lambda r: (min(w.top for w in r), min(w.x0 for w in r)))
+    return tuple(TextLine(page.page_number, i, tuple(sorted(r, key=lambda w: (w.x0, w.top, w.text))))
+                 for i, r in enumerate(rows))
+
+
+def _overlaps(row: list[Word], word: Word) -> bool:
+    top = median(w.top for w in row)
+    bottom = median(w.bottom for w in row)
+    overlap = min(bottom, word.bottom) - max(top, word.top)
+    smaller = min(bottom - top, word.bottom - word.top)
+    return smaller > 0 and overlap >= _LINE_OVERLAP * smaller
+
+
+def document_lines(parsed: ParsedDocument) -> tuple[TextLine, ...]:
+    """All lines of all pages in reading order."""
+    return tuple(line for page in parsed.pages for line in group_lines(page))
+
+
+# -- numbers on a line -----------------------------------------------------------------------------------
+
+_NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|[$€£¥])?[-−]?\d[\d.,'’]*\)?-?$", re.IGNORECASE)
+_GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
+_GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
+
+
+@dataclass(frozen=True, slots=True)
+class NumberToken:
+    """A number printed on a line, with where it sits (for column alignment)."""
+
+    value: Decimal
+    text: str
+    x0: float
+    x1: float
+    has_fraction: bool  # printed with decimal places, as money usually is
+
+
+def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberToken, ...]:
+    """Numbers on a line, left to right; "1 234,56" split over two close words is one number.
+
+    Percentages, times and dates are not numbers here: they never are amounts.
+    """
+    tokens: list[NumberToken] = []
+    words = list(line.words)
+    gap_limit = 0.6 * line.char_width()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        text = word.text.strip(":;*")
+        if not _NUMERIC_WORD.match(text) or "%" in text:
+            i += 1
+            continue
+        x1 = word.x1
+        # a space used as a thousands separator leaves a gap narrower than a character
+        while (i + 1 < len(words) and _GROUP_HEAD.match(text.split()[-1]) is not None
+               and _GROUP_TAIL.match(words[i + 1].text) and words[i + 1].x0 - x1 <= gap_limit):
+            text, x1 = text + " " + words[i + 1].text, words[i + 1].x1
+            i += 1
+        value = parse_amount(text, decimal_separator)
+        if value is not None:
+            plain = text.replace(" ", "")
+            has_fraction = bool(re.search(r"[.,]\d{1,3}\)?-?$", plain)) and not _is_grouped_integer(
+                plain, decimal_separator)
+            tokens.append(NumberToken(value, text, word.x0, x1, has_fraction))
+        i += 1
+    return tuple(tokens)
+
+
+def _is_grouped_integer(text: str, decimal_separator: str | None) -> bool:
+    """True for "1,234" in a document whose decimal separator is "." (a grouped integer)."""
+    match = re.search(r"([.,])\d{3}\)?-?$", text)
+    return bool(match) and decimal_separator is not None and match.group(1) != decimal_separator

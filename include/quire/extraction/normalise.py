@@ -1,0 +1,308 @@
+"""Normalisation of printed values: amounts, dates, currencies, languages.
+
+Everything here is a pure function of its text input (and explicit hints), so
+the same page always yields the same normalised values. Amounts come back as
+decimal strings, never floats; dates as ISO 8601 ``YYYY-MM-DD``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+# -- amounts ---------------------------------------------------------------------------------------------
+
+#: characters printed between digit groups of one number ("1 234,56", "1'234.56", "1.234,56")
+_GROUP_SPACES = "\u00a0\u202f\u2009 '’"
+_CURRENCY_AFFIXES = re.compile(r"^(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])\s*|\s*(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])$",
+                               re.IGNORECASE)
+_NUMBER_BODY = re.compile(r"^\d[\d.,\u00a0\u202f\u2009 '’]*$")
+
+
+def parse_amount(text: str, decimal_separator: str | None = None) -> Decimal | None:
+    """Parse one printed amount into a Decimal, or None when ``text`` is not an amount.
+
+    ``decimal_separator`` ("." or ",") is the document's convention where known; it only
+    matters for a single separator followed by exactly three digits ("1.234" is 1234 in a
+    German invoice but 1.234 on a receipt that prints prices to three places). Without a
+    hint such a separator is read as a thousands separator. Negative forms: ``-5``, ``5-``,
+    ``(5)``, ``5 CR``.
+    """
+    s = text.strip().replace("−", "-")
+    negative = False
+    if s.upper().endswith("CR"):
+        negative, s = True, s[:-2].strip()
+    if s.startswith("(") and s.endswith(")"):
+        negative, s = True, s[1:-1].strip()
+    if s.endswith("-"):
+        negative, s = True, s[:-1].strip()
+    for _ in range(2):  # a sign may sit on either side of the currency: "-€5", "€-5"
+        s = _CURRENCY_AFFIXES.sub("", s).strip()
+        if s.startswith("-"):
+            negative, s = True, s[1:].strip()
+        elif s.startswith("+"):
+            s = s[1:].strip()
+    if not _NUMBER_BODY.match(s) or not s[-1].isdigit():
+        return None
+    digits = _resolve_separators(s, decimal_separator)
+    if digits is None:
+        return None
+    try:
+        value = Decimal(digits)
+    except InvalidOperation:
+        return None
+    return -value if negative else value
+
+
+def _resolve_separators(s: str, decimal_separator: str | None) -> str | None:
+    """Turn a digit string with any grouping convention into ``1234.56`` form."""
+    s = "".join(ch for ch in s if ch not in _GROUP_SPACES)
+    dots, commas = s.count("."), s.count(",")
+    if dots and commas:
+        decimal_char = "." if s.rfind(".") > s.rfind(",") else ","
+        group_char = "," if decimal_char == "." else "."
+        integer, _, fraction = s.rpartition(decimal_char)
+        if decimal_char in integer or not _valid_grouping(integer, group_char):
+            return None
+        return integer.replace(group_char, "") + "." + fraction
+    if not dots and not commas:
+        return s
+    sep = "." if dots else ","
+    if s.count(sep) > 1:
+        return s.replace(sep, "") if _valid_grouping(s, sep) else None
+    integer, _, fraction = s.partition(sep)
+    if len(fraction) == 3 and integer != "0" and decimal_separator != sep:
+        return integer + fraction
+    return integer + "." + fraction
+
+
+def _valid_grouping(integer: str, group_char: str) -> bool:
+    groups = integer.split(group_char)
+    return 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]) if len(groups) > 1 else True
+
+
+def format_amount(value: Decimal) -> str:
+    """A money amount as a plain decimal string with at least two places: ``1234.50``.
+
+    Extra places are kept only where they carry information (a unit price of 0.125).
+    """
+    cents = value.quantize(Decimal("0.01"))
+    return format(cents if cents == value else value.normalize(), "f")
+
+
+def format_quantity(value: Decimal) -> str:
+    """A quantity without trailing zeros: ``2``, ``1.5``."""
+    normalised = value.normalize()
+    if normalised == normalised.to_integral_value():
+        return format(normalised.to_integral_value(), "f")
+    return format(normalised, "f")
+
+
+_DECIMAL_DOT = re.compile(r"\d\.\d{2}(?![\d.,])")
+_DECIMAL_COMMA = re.compile(r"\d,\d{2}(?![\d.,])")
+
+
+def infer_decimal_separator(text: str) -> str | None:
+    """The decimal separator a document uses, judged from two-place amounts; None if no evidence."""
+    dot, comma = len(_DECIMAL_DOT.findall(text)), len(_DECIMAL_COMMA.findall(text))
+    if dot == comma == 0:
+        return None
+    return "." if dot >= comma else ","
+
+
+# -- dates -----------------------------------------------------------------------------------------------
+
+_MONTHS: dict[str, int] = {}
+for _number, _names in enumerate([
+    "january jan januar jänner janvier janv januari",
+    "february feb februar février fevrier févr fevr fév fev februari",
+    "march mar märz maerz mär mrz mars maart mrt",
+    "april apr avril avr",
+    "may mai mei",
+    "june jun juni juin",
+    "july jul juli juillet juil",
+    "august aug augustus août aout",
+    "september sep sept septembre",
+    "october oct oktober okt octobre",
+    "november nov novembre",
+    "december dec dezember dez décembre decembre déc",
+], start=1):
+    for _name in _names.split():
+        _MONTHS[_name] = _number
+
+_MONTH_ALTERNATION = "|".join(sorted(map(re.escape, _MONTHS), key=lambda n: (-len(n), n)))
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])")
+_DAY_MONTH_NAME = re.compile(
+    rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w])",
+    re.IGNORECASE)
+_MONTH_NAME_DAY = re.compile(
+    rf"(?<![\w])({_MONTH_ALTERNATION})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?![\w])", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class DateMatch:
+    """A date found in text; ``day_first``/``month_first`` are the readings that are valid dates.
+
+    An unambiguous date (ISO, a month name, a component above 12) has the same value in
+    both slots or only one slot set.
+    """
+
+    start: int
+    end: int
+    day_first: date | None
+    month_first: date | None
+
+    @property
+    def ambiguous(self) -> bool:
+        return (self.day_first is not None and self.month_first is not None
+                and self.day_first != self.month_first)
+
+    def resolve(self, order: str) -> date | None:
+        """The date under ``order`` ("dmy" or "mdy"), falling back to the only valid reading."""
+        preferred, other = ((self.day_first, self.month_first) if order == "dmy"
+                            else (self.month_first, self.day_first))
+        return preferred if preferred is not None else other
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    if len(text) == 2:  # a two-digit year on a business document is this century unless it cannot be
+        year += 2000 if year < 70 else 1900
+    return year
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def find_dates(text: str) -> list[DateMatch]:
+    """All dates in ``text`` in reading order, both readings kept for numeric day/month dates."""
+    found: list[DateMatch] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, day_first: date | None, month_first: date | None) -> None:
+        if day_first is None and month_first is None:
+            return
+        if any(start < t_end and t_start < end for t_start, t_end in taken):
+            return
+        taken.append((start, end))
+        found.append(DateMatch(start, end, day_first, month_first))
+
+    for m in _ISO_DATE.finditer(text):
+        d = _safe_date(int(m[1]), int(m[2]), int(m[3]))
+        add(m.start(), m.end(), d, d)
+    for m in _DAY_MONTH_NAME.finditer(text):
+        d = _safe_date(_year(m[3]), _MONTHS[m[2].casefold()], int(m[1]))
+        add(m.start(), m.end(), d, d)
+    for m in _MONTH_NAME_DAY.finditer(text):
+        d = _safe_date(_year(m[3]), _MONTHS[m[1].casefold()], int(m[2]))
+        add(m.start(), m.end(), d, d)
+    for m in _NUMERIC_DATE.finditer(text):
+        first, second, year = int(m[1]), int(m[3]), _year(m[4])
+        add(m.start(), m.end(), _safe_date(year, second, first), _safe_date(year, first, second))
+    return sorted(found, key=lambda d: d.start)
+
+
+def parse_date(text: str, order: str = "dmy") -> str | None:
+    """The first date in ``text`` as ISO 8601, reading numeric dates in ``order`` ("dmy"/"mdy")."""
+    for match in find_dates(text):
+        resolved = match.resolve(order)
+        if resolved is not None:
+            return resolved.isoformat()
+    return None
+
+
+#: languages whose documents write numeric dates day-first
+_DAY_FIRST_LANGUAGES = frozenset({"de", "fr", "nl", "ms"})
+#: currencies of countries that write numeric dates month-first
+_MONTH_FIRST_CURRENCIES = frozenset({"USD"})
+
+
+def infer_date_order(dates: list[DateMatch], language: str | None, currency: str | None) -> str:
+    """Decide "dmy" or "mdy" for a whole document.
+
+    Evidence in order of strength: dates on the page that only parse one way (a component
+    above 12), then the language of the labels, then the currency. Day-first is the default
+    because most of the world writes it.
+    """
+    day_first_only = sum(1 for d in dates if d.day_first is not None and d.month_first is None)
+    month_first_only = sum(1 for d in dates if d.month_first is not None and d.day_first is None)
+    if day_first_only != month_first_only:
+        return "dmy" if day_first_only > month_first_only else "mdy"
+    if language in _DAY_FIRST_LANGUAGES:
+        return "dmy"
+    if language == "en" and currency in _MONTH_FIRST_CURRENCIES:
+        return "mdy"
+    return "dmy"
+
+
+# -- currencies ------------------------------------------------------------------------------------------
+
+_ISO_CURRENCIES = ("EUR", "USD", "GBP", "MYR", "CHF", "SGD", "JPY", "CAD", "AUD", "SEK", "NOK", "DKK", "PLN")
+_CURRENCY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    *((code, re.compile(rf"(?<![A-Za-z]){code}(?![A-Za-z])")) for code in _ISO_CURRENCIES),
+    ("EUR", re.compile(r"€|\beuros?\b", re.IGNORECASE)),
+    ("GBP", re.compile(r"£|\bpounds? sterling\b", re.IGNORECASE)),
+    ("MYR", re.compile(r"(?<![A-Za-z])RM(?=\s?\d|\)|\s*$|\s)|\bringgit\b", re.IGNORECASE | re.MULTILINE)),
+    ("USD", re.compile(r"(?<![A-Z])US\$|\bdollars?\b", re.IGNORECASE)),
+    ("JPY", re.compile(r"¥")),
+)
+_DOLLAR = re.compile(r"\$")
+
+
+def detect_currency(text: str) -> str | None:
+    """The ISO 4217 code a document's amounts are in, from codes, symbols and words.
+
+    "RM" is the Malaysian ringgit. A bare "$" counts for USD only when nothing more
+    specific is printed, because receipts in ringgit also print "$" now and then.
+    """
+    counts: dict[str, int] = {}
+    for code, pattern in _CURRENCY_PATTERNS:
+        hits = len(pattern.findall(text))
+        if hits:
+            counts[code] = counts.get(code, 0) + hits
+    if counts:
+        return max(sorted(counts), key=lambda code: counts[code])
+    if _DOLLAR.search(text):
+        return "USD"
+    return None
+
+
+# -- languages -------------------------------------------------------------------------------------------
+
+_LANGUAGE_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("invoice", "total", "date", "due", "amount", "quantity", "qty", "price", "description", "tax",
+           "bill", "thank", "you", "payment", "the", "and", "of", "subtotal"),
+    "de": ("rechnung", "datum", "betrag", "menge", "preis", "beschreibung", "gesamt", "summe", "mwst",
+           "zahlbar", "bis", "und", "der", "die", "das", "netto", "brutto", "einzelpreis", "rechnungsnummer"),
+    "fr": ("facture", "montant", "quantité", "prix", "désignation", "tva", "ht", "ttc", "échéance",
+           "le", "la", "les", "et", "de", "du", "date", "unitaire"),
+    "nl": ("factuur", "bedrag", "aantal", "prijs", "omschrijving", "btw", "totaal", "vervaldatum", "de", "het",
+           "en", "van", "factuurnummer", "factuurdatum", "subtotaal"),
+    "ms": ("sdn", "bhd", "jalan", "taman", "tunai", "terima", "kasih", "jumlah"),
+}
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def detect_language(text: str) -> str | None:
+    """The language of a document's labels (en, de, fr, nl, ms), or None with no evidence."""
+    words = [w.casefold() for w in _WORD.findall(text)]
+    counts = {lang: 0 for lang in _LANGUAGE_WORDS}
+    for word in words:
+        for lang in counts:
+            if word in _LANGUAGE_WORDS[lang]:
+                counts[lang] += 1
+    best = max(sorted(counts), key=lambda lang: counts[lang])
+    return best if counts[best] else None
+
+
+def fold(text: str) -> str:
+    """Case- and whitespace-folded text for comparisons (accents kept)."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
