@@ -1,0 +1,142 @@
+"""Tables of printed values and what they normalise to."""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from quire.extraction.normalise import (
+    detect_currency,
+    detect_language,
+    find_dates,
+    format_amount,
+    format_quantity,
+    infer_date_order,
+    infer_decimal_separator,
+    parse_amount,
+    parse_date,
+)
+
+
+@pytest.mark.parametrize(("printed", "hint", "expected"), [
+    ("1.234,56", None, "1234.56"),
+    ("1,234.56", None, "1234.56"),
+    ("1 234,56", None, "1234.56"),
+    ("1\u202f234,56", None, "1234.56"),
+    ("1'234.56", None, "1234.56"),
+    ("1.234.567,89", None, "1234567.89"),
+    ("RM9.00", None, "9.00"),
+    ("$8.20", None, "8.20"),
+    ("€ 12,50", None, "12.50"),
+    ("12.50 EUR", None, "12.50"),
+    ("-12,50 €", None, "-12.50"),
+    ("€-5.00", None, "-5.00"),
+    ("(5.00)", None, "-5.00"),
+    ("5.00-", None, "-5.00"),
+    ("5.00 CR", None, "-5.00"),
+    ("1.234", None, "1234"),  # no hint: a lone separator before three digits groups thousands
+    ("1.234", ".", "1.234"),  # ... unless the document writes decimals with that separator
+    ("1,234", ",", "1.234"),
+    ("0.125", None, "0.125"),
+    ("12", None, "12"),
+    ("1,5", None, "1.5"),
+])
+def test_parse_amount(printed, hint, expected):
+    assert parse_amount(printed, hint) == Decimal(expected)
+
+
+@pytest.mark.parametrize("printed", ["abc", "12.3.4", "1,23,4", "", "-", "12a", "1.234,5.6"])
+def test_parse_amount_rejects_non_amounts(printed):
+    assert parse_amount(printed) is None
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("9.000", "9.00"), ("12", "12.00"), ("0.125", "0.125"), ("1234.5", "1234.50"), ("-3", "-3.00"),
+])
+def test_format_amount(value, expected):
+    assert format_amount(Decimal(value)) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [("2", "2"), ("2.000", "2"), ("1.50", "1.5"), ("10", "10")])
+def test_format_quantity(value, expected):
+    assert format_quantity(Decimal(value)) == expected
+
+
+@pytest.mark.parametrize(("printed", "order", "expected"), [
+    ("25/12/2018 8:13:39 PM", "dmy", "2018-12-25"),
+    ("25/12/2018", "mdy", "2018-12-25"),  # only one reading is a date
+    ("18-11-18", "dmy", "2018-11-18"),
+    ("05/01/2018", "dmy", "2018-01-05"),
+    ("05/01/2018", "mdy", "2018-05-01"),
+    ("05.01.2018", "dmy", "2018-01-05"),
+    ("2024-03-01", "mdy", "2024-03-01"),
+    ("15/APR/2017", "dmy", "2017-04-15"),
+    ("18 APR 2018", "mdy", "2018-04-18"),
+    ("March 3, 2024", "dmy", "2024-03-03"),
+    ("Mar 3 2024", "dmy", "2024-03-03"),
+    ("3rd March 2024", "mdy", "2024-03-03"),
+    ("3. März 2024", "dmy", "2024-03-03"),
+    ("12 janvier 2024", "dmy", "2024-01-12"),
+    ("1er février 2024", "dmy", "2024-02-01"),
+    ("7 mei 2024", "dmy", "2024-05-07"),
+    ("Datum: 31.12.99", "dmy", "1999-12-31"),
+])
+def test_parse_date(printed, order, expected):
+    assert parse_date(printed, order) == expected
+
+
+@pytest.mark.parametrize("printed", ["31/31/2018", "Invoice 12345", "8:13:39", "1.234,56"])
+def test_parse_date_rejects_non_dates(printed):
+    assert parse_date(printed) is None
+
+
+def test_ambiguous_dates_keep_both_readings():
+    (match,) = find_dates("01/02/2024")
+    assert match.ambiguous
+    assert (match.day_first, match.month_first) == (date(2024, 2, 1), date(2024, 1, 2))
+
+
+@pytest.mark.parametrize(("text", "language", "currency", "expected"), [
+    ("01/02/2024 and 25/02/2024", "en", "USD", "dmy"),  # a day above 12 outweighs the currency
+    ("01/02/2024 and 02/25/2024", "de", "EUR", "mdy"),
+    ("01/02/2024", "de", None, "dmy"),
+    ("01/02/2024", "en", "USD", "mdy"),
+    ("01/02/2024", "en", "GBP", "dmy"),
+    ("01/02/2024", None, None, "dmy"),
+])
+def test_infer_date_order(text, language, currency, expected):
+    assert infer_date_order(find_dates(text), language, currency) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("TOTAL RM 9.00", "MYR"),
+    ("ROUNDED TOTAL (RM): 9.00", "MYR"),
+    ("Total 12,00 €", "EUR"),
+    ("Amount due: EUR 1.200,00", "EUR"),
+    ("Total £45.00", "GBP"),
+    ("Total $45.00", "USD"),
+    ("Total US$ 45.00", "USD"),
+    ("Total RM 7.00 ... $7.00", "MYR"),  # a stray dollar sign on a ringgit receipt
+    ("Betrag 45,00 CHF", "CHF"),
+    ("no money here", None),
+])
+def test_detect_currency(text, expected):
+    assert detect_currency(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Invoice date Total amount due", "en"),
+    ("Rechnung Rechnungsnummer Datum Betrag", "de"),
+    ("Facture montant TVA échéance", "fr"),
+    ("Factuur factuurnummer bedrag btw", "nl"),
+    ("12345", None),
+])
+def test_detect_language(text, expected):
+    assert detect_language(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("9.00 12.50", "."), ("9,00 12,50 1.234,56", ","), ("12", None),
+])
+def test_infer_decimal_separator(text, expected):
+    assert infer_decimal_separator(text) == expected
