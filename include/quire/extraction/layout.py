@@ -9,9 +9,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from collections.abc import Sequence
 from statistics import median
 
-from quire.extraction.normalise import parse_amount
+from quire.extraction.normalise import (
+    detect_currency,
+    detect_language,
+    find_dates,
+    infer_date_order,
+    infer_decimal_separator,
+    parse_amount,
+)
 from quire.model import PageText, ParsedDocument, Word
 
 #: two words share a line when their vertical overlap is at least this share of the smaller height
@@ -102,6 +110,44 @@ def _overlaps(row: list[Word], word: Word) -> bool:
 def document_lines(parsed: ParsedDocument) -> tuple[TextLine, ...]:
     """All lines of all pages in reading order."""
     return tuple(line for page in parsed.pages for line in group_lines(page))
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentContext:
+    """What every field rule needs to know about the document as a whole."""
+
+    lines: tuple[TextLine, ...]
+    language: str | None
+    currency: str | None
+    decimal_separator: str | None
+    date_order: str  # "dmy" or "mdy"
+
+
+def build_context(parsed: ParsedDocument) -> DocumentContext:
+    """Lines in reading order plus the document-wide conventions (language, currency, date order)."""
+    lines = document_lines(parsed)
+    text = "\n".join(line.text for line in lines)
+    language = detect_language(text)
+    currency = detect_currency(text)
+    return DocumentContext(lines, language, currency, infer_decimal_separator(text),
+                           infer_date_order(find_dates(text), language, currency))
+
+
+def text_below(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
+        tuple[str, TextLine]]:
+    """Text printed under a label (the label's x-range, widened a little), nearest line first."""
+    line = lines[position]
+    label_words = line.words_in_span(start, end)
+    x0, x1 = min(w.x0 for w in label_words), max(w.x1 for w in label_words)
+    slack = 3 * line.char_width()
+    below = []
+    for candidate in lines[position + 1:position + 1 + max_lines]:
+        if candidate.page_number != line.page_number or candidate.top - line.bottom > 3 * line.height:
+            break
+        words = [w for w in candidate.words if w.x1 > x0 - slack and w.x0 < x1 + slack]
+        if words:
+            below.append((" ".join(w.text for w in words), candidate))
+    return below
 
 
 # -- numbers on a line -----------------------------------------------------------------------------------

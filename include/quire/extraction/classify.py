@@ -1,0 +1,88 @@
+"""Rule-based document type: weighted keyword evidence, with the document's title counting most.
+
+Types: invoice, receipt, credit_note, purchase_order, letter, other.
+"""
+
+from __future__ import annotations
+
+import re
+
+from quire.extraction import labels
+from quire.extraction.layout import document_lines
+from quire.model import Classification, ParsedDocument
+
+#: bump whenever a signal or weight changes, so a stored classification names its rules
+CLASSIFIER_VERSION = "rules-1"
+
+DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
+
+#: a title printed in the head of the first page outweighs words in the body
+_TITLE_WEIGHT = 6.0
+_HEAD_LINES = 12
+#: one kind of evidence counts at most this many times, so a long receipt does not drown a title
+_MAX_HITS = 3
+#: this much evidence makes a confident call
+_SATURATION = 8.0
+
+
+def _signals(*pairs: tuple[str, float]) -> tuple[tuple[re.Pattern[str], float], ...]:
+    return tuple((re.compile(pattern, re.IGNORECASE), weight) for pattern, weight in pairs)
+
+
+_BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
+    "invoice": _signals(
+        (r"\binvoice\s*(?:no|number|date|#)", 2.0), (r"\bbill\s*to\b", 1.5), (r"\bdue\s*date\b", 1.5),
+        (r"\bpayment\s*terms\b", 1.0), (r"\bamount\s*due\b", 1.5), (r"\biban\b", 1.0),
+        (r"\brechnungs(?:nummer|datum)\b", 2.0), (r"\bzahlbar\b", 1.0), (r"\bf[äa]llig", 1.0),
+        (r"\bfacture\b", 1.0), (r"\b[ée]ch[ée]ance\b", 1.0), (r"\bfactuur(?:nummer|datum)?\b", 1.5),
+        (r"\bvervaldatum\b", 1.0), (r"\binvoice\b", 1.0), (r"\brechnung\b", 1.0),
+    ),
+    "receipt": _signals(
+        (r"\bcashier\b", 2.0), (r"\bchange\b", 1.5), (r"\bcash\b", 1.0), (r"\bthank\s*you\b", 1.0),
+        (r"\brounding\b", 1.5), (r"\bround(?:ed|ing)?\s*d?\s*total\b", 1.5), (r"\bmember\b", 0.5),
+        (r"\btunai\b", 1.5), (r"\bterima\s*kasih\b", 1.0), (r"\bpax\b", 1.0), (r"\btable\b", 0.5),
+        (r"\breceipt\b", 1.5), (r"\bkassenbon\b", 2.0), (r"\bticket\s*de\s*caisse\b", 2.0),
+        (r"\bkassabon\b", 2.0), (r"\bcash\s*bill\b", 2.0), (r"\btendered\b", 1.5), (r"\bcounter\b", 0.5),
+        (r"\bplease\s*come\s*again\b", 1.5), (r"\bgoods\s*sold\b", 1.0),
+    ),
+    "credit_note": _signals(
+        (r"\bcredit\s*note\b", 3.0), (r"\bcredit\s*memo\b", 3.0), (r"\bgutschrift\b", 3.0), (r"\bavoir\b", 3.0),
+        (r"\bnote\s*de\s*cr[ée]dit\b", 3.0), (r"\bcreditnota\b", 3.0), (r"\brefund\b", 1.0),
+    ),
+    "purchase_order": _signals(
+        (r"\bpurchase\s*order\b", 3.0), (r"\bp\.?o\.?\s*(?:no|number|#)", 2.0), (r"\bbestellung\b", 2.0),
+        (r"\bbon\s*de\s*commande\b", 3.0), (r"\binkooporder\b", 3.0), (r"\bship\s*via\b", 1.0),
+        (r"\bbestelnummer\b", 1.5),
+    ),
+    "letter": _signals(
+        (r"\bdear\b", 2.0), (r"\bsincerely\b", 2.0), (r"\byours\s*(?:faithfully|truly)\b", 2.0),
+        (r"\bkind\s*regards\b", 1.5), (r"\bsehr\s*geehrte", 2.0), (r"\bmit\s*freundlichen\s*gr", 2.0),
+        (r"\bmadame\b|\bmonsieur\b", 1.5), (r"\bcordialement\b", 2.0), (r"\bveuillez\s*agr[ée]er\b", 2.0),
+        (r"\bgeachte\b", 2.0), (r"\bmet\s*vriendelijke\s*groet", 2.0), (r"\bhoogachtend\b", 2.0),
+        (r"\bre\s*:", 0.5), (r"\bbetreff\b", 1.0), (r"\bobjet\s*:", 1.0), (r"\bbetreft\b", 1.0),
+    ),
+}
+
+
+def classify_document(parsed: ParsedDocument) -> Classification:
+    """Classify by weighted keyword evidence; confidence grows with the evidence and the margin."""
+    lines = document_lines(parsed)
+    text = "\n".join(line.text for line in lines)
+    first_page = lines[0].page_number if lines else 1
+    head = [line.text for line in lines if line.page_number == first_page][:_HEAD_LINES]
+    scores = {doc_type: 0.0 for doc_type in DOC_TYPES if doc_type != "other"}
+    for doc_type, signals in _BODY_SIGNALS.items():
+        for pattern, weight in signals:
+            scores[doc_type] += weight * min(len(pattern.findall(text)), _MAX_HITS)
+    for doc_type, pattern in labels.TITLES:
+        # the first title in the head decides: a credit note often names the invoice it corrects
+        if any(pattern.search(line) for line in head):
+            scores[doc_type] += _TITLE_WEIGHT
+            break
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], DOC_TYPES.index(item[0])))
+    (best, best_score), (_, second_score) = ranked[0], ranked[1]
+    if best_score < 2.0:
+        return Classification("other", 0.5 if best_score == 0 else 0.4, CLASSIFIER_VERSION)
+    margin = (best_score - second_score) / best_score
+    confidence = min(1.0, best_score / _SATURATION) * (0.5 + 0.5 * margin)
+    return Classification(best, round(confidence, 3), CLASSIFIER_VERSION)

@@ -1,0 +1,321 @@
+"""Generic field extraction: labels, the geometry around them, and normalisation.
+
+No vendor template is needed: each field is found next to (right of, or below) a label
+printed in one of the supported languages, or failing that by a documented fallback with
+a lower confidence. A matching vendor template (templates.py) overrides what it defines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quire.extraction import labels
+from quire.extraction.layout import DocumentContext, NumberToken, TextLine, build_context, find_numbers, text_below
+from quire.extraction.line_items import extract_line_items
+from quire.extraction.normalise import DateMatch, find_dates, format_amount
+from quire.extraction.templates import Template, apply_template, load_templates, match_template
+from quire.extraction.validate import validate_extraction
+from quire.model import Classification, Extraction, FieldValue, ParsedDocument
+from quire.settings import Settings, get_settings
+
+#: bump when a rule changes what is extracted, so stored results can be traced to the rules
+EXTRACTOR_VERSION = "generic-1"
+
+FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
+               "subtotal_amount", "tax_amount", "total_amount")
+
+# confidence of a value by how it was found, before the OCR confidence of its words scales it
+_LABELLED_SAME_LINE = 0.95
+_LABELLED_BELOW = 0.85
+_FALLBACK = 0.55
+_MISSING = FieldValue(None, 0.0)
+
+
+def extract_fields(parsed: ParsedDocument, classification: Classification, *,
+                   templates: Sequence[Template] | None = None, settings: Settings | None = None) -> Extraction:
+    """Extract the normalised fields and line items of one document, validate them and route it.
+
+    ``templates`` defaults to the YAML templates in ``settings.template_dir``; the first that
+    matches overrides the generic value of each field it defines, and its ``name@version``
+    is recorded on the result.
+    """
+    settings = settings if settings is not None else get_settings()
+    if templates is None:
+        templates = load_templates(settings.template_dir) if settings.template_dir else ()
+    context = build_context(parsed)
+    fields = extract_generic_fields(context)
+    table = extract_line_items(context.lines, context.decimal_separator)
+    template = match_template(parsed, templates)
+    if template is not None:
+        fields.update(apply_template(template, context))
+    validation, routing = validate_extraction(fields, table, classification.doc_type, settings.review_confidence)
+    return Extraction(fields=fields, line_items=table.items, validation=validation, routing=routing,
+                      extractor_version=EXTRACTOR_VERSION,
+                      template=template.reference if template is not None else None)
+
+
+def extract_generic_fields(context: DocumentContext) -> dict[str, FieldValue]:
+    """Every field in FIELD_NAMES by the label rules, in a fixed order."""
+    vendor_name, vendor_address = find_vendor(context.lines)
+    dates = find_labelled_dates(context)
+    amounts = find_amounts(context)
+    found = {
+        "vendor_name": vendor_name,
+        "vendor_address": vendor_address,
+        "invoice_number": find_invoice_number(context.lines),
+        "issue_date": dates.get("issue_date", _MISSING),
+        "due_date": dates.get("due_date", _MISSING),
+        "currency": FieldValue(context.currency, 0.9) if context.currency else _MISSING,
+        **amounts,
+    }
+    return {name: found.get(name, _MISSING) for name in FIELD_NAMES}
+
+
+# -- label geometry --------------------------------------------------------------------------------------
+
+def _text_after(line: TextLine, end: int, stop_pattern: re.Pattern[str] | None = None) -> str:
+    """Text right of a label, up to the next label of the same family on the line."""
+    rest = line.text[end:]
+    if stop_pattern is not None:
+        following = stop_pattern.search(rest)
+        if following is not None and following.start() > 0:
+            rest = rest[:following.start()]
+    return rest
+
+
+# -- invoice number --------------------------------------------------------------------------------------
+
+_NUMBER_PREFIX = re.compile(r"^[\s:#.\-–]*(?:(?:no|nr|n[°o]|number|nummer|num[ée]ro)\.?[\s:#.\-–]*)?", re.IGNORECASE)
+_IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
+
+
+def _identifier(text: str) -> str | None:
+    match = _IDENTIFIER.match(_NUMBER_PREFIX.sub("", text, count=1))
+    if match is None:
+        return None
+    value = match.group(0).rstrip("._-/")
+    return value if any(ch.isdigit() for ch in value) else None
+
+
+def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
+    """The document number next to its label; labelled values only (a bare number is too risky)."""
+    for position, line in enumerate(lines):
+        for match in labels.INVOICE_NUMBER.finditer(line.text):
+            value = _identifier(_text_after(line, match.end()))
+            if value is not None:
+                return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
+            for text, below in text_below(lines, position, match.start(), match.end()):
+                value = _identifier(text)
+                if value is not None:
+                    return FieldValue(value, _LABELLED_BELOW * below.confidence)
+    return _MISSING
+
+
+# -- dates -----------------------------------------------------------------------------------------------
+
+def _date_labels(line: TextLine) -> list[tuple[int, int, str]]:
+    """Date labels on a line as (start, end, kind); a label inside a longer one is dropped."""
+    found = [(m.start(), m.end(), kind) for kind, pattern in labels.DATE_LABELS
+             for m in pattern.finditer(line.text)]
+    found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, kind in found:
+        if kept and start < kept[-1][1]:
+            continue
+        kept.append((start, end, kind))
+    return kept
+
+
+def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
+    """Issue and due dates by their labels; else the first unlabelled date is the issue date."""
+    values: dict[str, FieldValue] = {}
+    claimed: set[tuple[int, int]] = set()  # (line position, date start) already read for some label
+    lines = context.lines
+    for position, line in enumerate(lines):
+        line_labels = _date_labels(line)
+        for i, (start, end, kind) in enumerate(line_labels):
+            next_start = line_labels[i + 1][0] if i + 1 < len(line_labels) else len(line.text)
+            dates = [d for d in find_dates(line.text) if end <= d.start < next_start]
+            if dates:
+                claimed.add((position, dates[0].start))
+                if kind not in values:
+                    values[kind] = _date_value(dates[0], context, _LABELLED_SAME_LINE * line.confidence)
+                continue
+            for text, below in text_below(lines, position, start, end):
+                below_dates = find_dates(text)
+                if below_dates:
+                    claimed.update((lines.index(below), d.start) for d in find_dates(below.text))
+                    if kind not in values:
+                        values[kind] = _date_value(below_dates[0], context, _LABELLED_BELOW * below.confidence)
+                    break
+    if "issue_date" not in values:
+        for position, line in enumerate(lines):
+            unclaimed = [d for d in find_dates(line.text) if (position, d.start) not in claimed]
+            if unclaimed:
+                values["issue_date"] = _date_value(unclaimed[0], context, _FALLBACK * line.confidence)
+                break
+    values.pop("other_date", None)
+    return values
+
+
+def _date_value(match: DateMatch, context: DocumentContext, confidence: float) -> FieldValue:
+    resolved = match.resolve(context.date_order)
+    if resolved is None:
+        return _MISSING
+    # an ambiguous date resolved by document-level evidence is less certain than an unambiguous one
+    return FieldValue(resolved.isoformat(), confidence * (0.9 if match.ambiguous else 1.0))
+
+
+# -- amounts ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _AmountCandidate:
+    role: str
+    priority: int
+    position: int
+    value: Decimal
+    confidence: float
+
+
+def _money_right_of(line: TextLine, numbers: Sequence[NumberToken], x: float) -> NumberToken | None:
+    """The rightmost money amount right of ``x`` (amounts stand in the rightmost column)."""
+    right = [n for n in numbers if n.x0 >= x]
+    with_fraction = [n for n in right if n.has_fraction]
+    if with_fraction:
+        return with_fraction[-1]
+    return None
+
+
+def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
+    """Subtotal, tax and total from labelled lines, cross-checked by subtotal + tax = total."""
+    candidates: list[_AmountCandidate] = []
+    for position, line in enumerate(context.lines):
+        role = labels.amount_role(line.text)
+        if role is None:
+            continue
+        label = _label_match(line.text, role[0])
+        label_x = max((w.x1 for w in line.words_in_span(label.start(), label.end())), default=line.x0) \
+            if label else line.x0
+        token = _money_right_of(line, find_numbers(line, context.decimal_separator), label_x)
+        if token is not None:
+            candidates.append(_AmountCandidate(role[0], role[1], position, token.value, line.confidence))
+    chosen: dict[str, FieldValue] = {}
+    for role in ("subtotal_amount", "tax_amount"):
+        own = [c for c in candidates if c.role == role]
+        if own:
+            # the first subtotal/tax printed is the document's; later ones are summaries by rate
+            chosen[role] = FieldValue(format_amount(own[0].value), _LABELLED_SAME_LINE * own[0].confidence)
+    totals = [c for c in candidates if c.role == "total_amount"]
+    total = _choose_total(totals, chosen)
+    if total is not None:
+        chosen["total_amount"] = total
+    return chosen
+
+
+def _label_match(text: str, role: str) -> re.Match[str] | None:
+    patterns = {"subtotal_amount": (labels.SUBTOTAL,), "tax_amount": (labels.TAX,),
+                "total_amount": (labels.TOTAL_STRONG, labels.TOTAL_PLAIN)}[role]
+    for pattern in patterns:
+        match = pattern.search(text)
+        if match is not None:
+            return match
+    return None
+
+
+def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue]) -> FieldValue | None:
+    """The grand total: one that equals subtotal + tax if any; else the strongest label, last printed."""
+    if not totals:
+        return None
+    subtotal, tax = chosen.get("subtotal_amount"), chosen.get("tax_amount")
+    if subtotal is not None and tax is not None and subtotal.value and tax.value:
+        expected = Decimal(subtotal.value) + Decimal(tax.value)
+        matching = [c for c in totals if c.value == expected]
+        if matching:
+            return FieldValue(format_amount(matching[-1].value), _LABELLED_SAME_LINE * matching[-1].confidence)
+    best = max(totals, key=lambda c: (c.priority, c.position))
+    confidence = _LABELLED_SAME_LINE if best.priority >= 3 else 0.8
+    return FieldValue(format_amount(best.value), confidence * best.confidence)
+
+
+# -- vendor ----------------------------------------------------------------------------------------------
+
+_TITLE_ONLY = re.compile(
+    r"^(?:(?:tax|commercial|pro[\s-]?forma|simplified|official|cash|sales)?\s*"
+    r"(?:invoice|receipt|bill|credit\s*note|purchase\s*order|rechnung|gutschrift|facture|avoir|factuur|"
+    r"creditnota|quittung|re[çc]u)s?|cash\s*bill)\s*[:#]?$",
+    re.IGNORECASE)
+_ADDRESS_STOP = re.compile(r"^\(?\s*\d{5,7}\s*-\s*[A-Z]\s*\)?$|^\(?\s*(?:co\.?|company)?\s*reg", re.IGNORECASE)
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _is_name_like(line: TextLine) -> bool:
+    text = line.text.strip()
+    letters = len(_LETTERS.findall(text))
+    return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
+            and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
+            and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text))
+
+
+def _customer_block(lines: Sequence[TextLine]) -> set[int]:
+    """Positions of the lines under a "Bill to"/"Kunde"/... label in the label's column."""
+    blocked: set[int] = set()
+    for position, line in enumerate(lines):
+        match = labels.CUSTOMER_BLOCK.search(line.text)
+        if match is None:
+            continue
+        words = line.words_in_span(match.start(), match.end())
+        x0 = words[0].x0 - 2 * line.char_width()
+        blocked.add(position)
+        for offset, below in enumerate(lines[position + 1:position + 6], start=position + 1):
+            if below.page_number != line.page_number:
+                break
+            if below.x0 >= x0 and below.top - line.bottom < 8 * line.height:
+                blocked.add(offset)
+    return blocked
+
+
+def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
+    """Vendor name and address from the head of the first page.
+
+    The name is the first name-like line near the top, preferring a line with a company
+    suffix (Sdn Bhd, GmbH, Ltd, B.V. ...) or a "From:"/"Seller" block; the address is the
+    run of lines that follows it, up to contact or registration details.
+    """
+    first_page = [line for line in lines if line.page_number == (lines[0].page_number if lines else 1)]
+    head = first_page[:14]
+    if not head:
+        return _MISSING, _MISSING
+    blocked = _customer_block(first_page)
+    vendor_block = next((p for p, line in enumerate(head) if labels.VENDOR_BLOCK.search(line.text)), None)
+    candidates = [p for p, line in enumerate(head) if p not in blocked and _is_name_like(line)]
+    if vendor_block is not None:
+        candidates = [p for p in candidates if p > vendor_block] or candidates
+    if not candidates:
+        return _MISSING, _MISSING
+    with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
+    name_position = with_suffix[0] if with_suffix else candidates[0]
+    name_line = head[name_position]
+    name_confidence = (0.85 if with_suffix or vendor_block is not None else 0.7) * name_line.confidence
+    address_lines = []
+    for position in range(name_position + 1, len(first_page)):
+        line = first_page[position]
+        text = line.text.strip()
+        if (position in blocked or labels.CONTACT.search(text) or _ADDRESS_STOP.match(text) or find_dates(text)
+                or _TITLE_ONLY.match(text) or labels.INVOICE_NUMBER.search(text)
+                or line.top - first_page[position - 1].bottom > 2.5 * line.height or len(address_lines) >= 5):
+            if address_lines or position - name_position > 2:
+                break
+            continue
+        address_lines.append(line)
+    name = FieldValue(_clean(name_line.text), name_confidence)
+    if not address_lines:
+        return name, _MISSING
+    address = " ".join(_clean(line.text) for line in address_lines)
+    return name, FieldValue(address, 0.7 * min(line.confidence for line in address_lines))
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())

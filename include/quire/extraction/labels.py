@@ -1,0 +1,126 @@
+"""The printed labels Quire recognises, in English, German, French, Dutch (and Malay receipts).
+
+Kept apart from the code that uses them so that adding a language is a data change.
+Patterns are matched case-insensitively against a line's text.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+_NO = r"(?:no|nr|n[°o]|num(?:ber|mer|éro|ero)?|#)\.?"
+
+INVOICE_NUMBER = _any(
+    rf"\b(?:tax\s+)?invoice\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
+    rf"\b(?:document|doc)\s*{_NO}", rf"\bcredit\s*note\s*{_NO}", rf"\bcredit\s*memo\s*{_NO}",
+    rf"\bpurchase\s*order\s*{_NO}", rf"\bp\.?o\.?\s*{_NO}",
+    r"\brechnungs?[\s-]*(?:nummer|nr\.?)", r"\bgutschrifts?[\s-]*(?:nummer|nr\.?)", r"\bbestell[\s-]*(?:nummer|nr\.?)",
+    r"\bn[°o]\s*(?:de\s+)?(?:la\s+)?facture", r"\bfacture\s*n[°o]", r"\bnum[ée]ro\s*de\s*(?:la\s+)?facture",
+    r"\bn[°o]\s*d['’]avoir", r"\bavoir\s*n[°o]", r"\bn[°o]\s*de\s*commande",
+    r"\bfactuur\s*(?:nummer|nr\.?)", r"\bfactuurnr\.?", r"\bcreditnota\s*(?:nummer|nr\.?)",
+    r"\binvoice\s*(?=:)",
+)
+
+#: (kind, pattern); a longer label wins over a shorter one it contains ("due date" over "date")
+DATE_LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("issue_date", _any(r"\binvoice\s*date", r"\bdate\s*of\s*(?:issue|invoice)", r"\bissue[d]?\s*(?:date|on)",
+                        r"\bbill\s*date", r"\bdocument\s*date", r"\brechnungsdatum", r"\bausstellungsdatum",
+                        r"\bdate\s*de\s*(?:la\s+)?facture", r"\bdate\s*d['’][ée]mission", r"\bfactuurdatum",
+                        r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"\btarikh\b")),
+    ("due_date", _any(r"\bdue\s*date", r"\bpayment\s*due(?:\s*date)?", r"\bdue\s*(?:by|on)\b", r"\bpay\s*by\b",
+                      r"\bf[äa]lligkeit(?:sdatum)?", r"\bf[äa]llig\s*(?:am|bis)?", r"\bzahlbar\s*bis",
+                      r"\bzahlungsziel", r"\bdate\s*d['’]?\s*[ée]ch[ée]ance", r"\b[ée]ch[ée]ance",
+                      r"\bpayable\s*avant", r"\bvervaldatum", r"\bvervaldag", r"\bbetalen\s*voor")),
+    ("other_date", _any(r"\b(?:delivery|order|ship(?:ping|ment)?|service|tax\s*point|supply)\s*date",
+                        r"\bliefer(?:datum|tag)", r"\bbestelldatum", r"\bleistungsdatum",
+                        r"\bdate\s*de\s*(?:livraison|commande)", r"\bleverdatum", r"\bbesteldatum",
+                        r"\bperiod\b", r"\bzeitraum", r"\bp[ée]riode", r"\bperiode")),
+)
+
+#: amount lines that are never one of the document's totals
+AMOUNT_EXCLUDED = _any(
+    r"total\s*(?:qty|quantity|items?|pcs|units|weight|discount|savings|saving)", r"\bqty\b", r"\bcash\b",
+    r"\bchange\b", r"\btender", r"\brounding\b", r"\bround(?:ing)?\s*adj", r"\bdiscount", r"\bbalance\s*b/?f",
+    r"\bpaid\b", r"\bdeposit\b", r"\bvisa\b", r"\bmaster\s*card\b", r"\bcredit\s*card\b", r"\bno\.?\s*of\s*items?",
+)
+SUBTOTAL = _any(
+    r"\bsub\s*-?\s*total", r"\btotal\s*(?:excl|exkl|ht\b|hors|before|w/o|net\b|netto)", r"\bnet\s*(?:amount|total)",
+    r"\bamount\s*before\s*(?:tax|gst|vat)", r"\btotal\s*sales\s*\(?\s*excl", r"\bnettobetrag", r"\bzwischensumme",
+    r"\bsumme\s*netto", r"\bgesamt\s*netto", r"\bnettosumme", r"\bnetto\b", r"\bsous[\s-]*total", r"\bmontant\s*ht",
+    r"\btotal\s*hors\s*taxes?", r"\bsubtotaal", r"\btotaal\s*excl", r"\bexcl\.?\s*(?:btw|vat|gst|mwst)",
+)
+TOTAL_STRONG = _any(
+    r"\bgrand\s*total", r"\btotal\s*amount\s*due", r"\bamount\s*due", r"\bbalance\s*due", r"\btotal\s*due",
+    r"\btotal\s*payable", r"\bamount\s*payable", r"\bround(?:ed|ing)?\s*d?\s*total", r"\bnett\s*total",
+    r"\btotal\s*(?:incl|inc\b|inclusive)", r"\btotal\s*amount", r"\btotal\s*\(?\s*rm\s*\)?", r"\btotal\s*sales",
+    r"\bgesamtbetrag", r"\brechnungsbetrag", r"\bendbetrag", r"\bzu\s*zahlen", r"\bgesamtsumme",
+    r"\bsumme\s*brutto", r"\bbrutto(?:betrag)?", r"\btotal\s*ttc", r"\bmontant\s*(?:total|ttc)",
+    r"\bnet\s*[àa]\s*payer", r"\bmontant\s*d[ûu]", r"\btotal\s*[àa]\s*payer", r"\btotaal\s*te\s*betalen",
+    r"\bte\s*betalen", r"\btotaalbedrag", r"\btotaal\s*incl", r"\bjumlah\b",
+)
+TAX = _any(r"\b(?:vat|gst|sst|tax|mwst|ust|mehrwertsteuer|umsatzsteuer|tva|btw)\b")
+#: registration numbers and titles that mention a tax without being a tax amount
+TAX_NOT_AMOUNT = _any(
+    r"\b(?:vat|gst|sst|tax|ust|tva|btw)[\s.-]*(?:reg|id\b|no\b|nr\b|n[°o]|number|nummer|identification|code)",
+    r"\btax\s*invoice", r"\bust-?idnr", r"\bsummary\b", r"\bintracom", r"\bsteuer-?nr",
+)
+TOTAL_PLAIN = _any(r"\btotal\b", r"\bgesamt\b", r"\bsumme\b", r"\btotaal\b", r"\bmontant\b", r"\bamount\b")
+
+
+def amount_role(text: str) -> tuple[str, int] | None:
+    """What a line's amount is (subtotal, tax, total) and how sure the label makes us, or None."""
+    if AMOUNT_EXCLUDED.search(text):
+        return None
+    if SUBTOTAL.search(text):
+        return "subtotal_amount", 2
+    if TOTAL_STRONG.search(text):
+        return "total_amount", 3
+    if TAX.search(text) and not TAX_NOT_AMOUNT.search(text):
+        return "tax_amount", 2
+    if TOTAL_PLAIN.search(text):
+        return "total_amount", 2
+    return None
+
+
+#: titles that open a document, by the type they announce
+TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("credit_note", _any(r"\bcredit\s*note\b", r"\bcredit\s*memo\b", r"\bgutschrift\b", r"\brechnungskorrektur\b",
+                         r"\bavoir\b", r"\bnote\s*de\s*cr[ée]dit\b", r"\bcreditnota\b", r"\bcreditfactuur\b")),
+    ("purchase_order", _any(r"\bpurchase\s*order\b", r"\bbestellung\b", r"\bbon\s*de\s*commande\b",
+                            r"\binkooporder\b", r"\bbestelbon\b")),
+    ("invoice", _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b")),
+    ("receipt", _any(r"\breceipt\b", r"\bcash\s*bill\b", r"\bquittung\b", r"\bkassenbon\b", r"\bbeleg\b",
+                     r"\bre[çc]u\b", r"\bticket\s*de\s*caisse\b", r"\bkassabon\b", r"\bbon\b")),
+    ("letter", _any(r"\bdear\b", r"\bsehr\s*geehrte", r"\bmadame\b", r"\bmonsieur\b", r"\bgeachte\b")),
+)
+
+#: the block that names the customer, which must not be mistaken for the vendor
+CUSTOMER_BLOCK = _any(
+    r"\bbill(?:ed)?\s*to\b", r"\bship(?:ped)?\s*to\b", r"\bsold\s*to\b", r"\bcustomer\b", r"\bclient\b",
+    r"\bdeliver\s*to\b", r"\brechnungsempf[äa]nger", r"\brechnungsadresse", r"\blieferadresse", r"\bkunde\b",
+    r"\ban\s*:", r"\bfactur[ée]\s*[àa]\b", r"\blivr[ée]\s*[àa]\b", r"\bdestinataire\b", r"\bklant\b",
+    r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:",
+)
+#: the block that names the vendor explicitly, where a layout prints one
+VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
+                    r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:")
+
+COMPANY_SUFFIX = _any(
+    r"\bsdn\.?\s*bhd\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b", r"\bcorp",
+    r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.", r"\bsa\b",
+    r"\beurl\b", r"\bb\.?v\.?\b", r"\bn\.?v\.?\b", r"\bvof\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
+    r"\benterprise", r"\brestaurant", r"\brestoran\b", r"\btrading\b", r"\bgroup\b", r"\bshop\b", r"\bstore\b",
+    r"\bmart\b", r"\bhardware\b", r"\bbakeries\b", r"\bkedai\b", r"\bstationery\b", r"\bhouse\b",
+)
+#: lines that carry contact or registration details, never a name or an address line
+CONTACT = _any(
+    r"\btel\b", r"\bphone\b", r"\bfax\b", r"\be-?mail\b", r"@", r"\bwww\.", r"https?://", r"\bweb(?:site)?\b",
+    r"\b(?:gst|vat|sst|tax|ust|tva|btw)\b", r"\breg(?:istration)?\b", r"\bco\.?\s*no\b", r"\bcompany\s*no\b",
+    r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
+    r"\bt[ée]l[ée]phone\b", r"\bmobile?\b", r"\bhp\b",
+)

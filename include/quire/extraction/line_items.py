@@ -1,0 +1,195 @@
+"""Line items from word geometry: a header row fixes the columns, rows follow below it.
+
+A word belongs to the column whose band (between the midpoints of neighbouring header
+cells) holds its centre, so right-aligned numbers land in the right column even where
+a row's text alone would be ambiguous. A table that runs onto the next page continues
+there, with that page's repeated header or, without one, with the previous columns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quire.extraction.labels import amount_role
+from quire.extraction.layout import NumberToken, TextLine, find_numbers
+from quire.extraction.normalise import format_amount, format_quantity
+from quire.model import LineItem, Word
+
+_HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
+    ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
+                   r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
+                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b"),
+    ("amount", r"\bline\s*total|\bamount\b|\bbetrag\b|\bgesamt(?:preis)?\b|\bmontant(?:\s*ht)?\b|\bbedrag\b|"
+               r"\btotal\b|\btotaal\b|\bsumme\b"),
+    ("quantity", r"\bqty\b|\bquantity\b|\bmenge\b|\banzahl\b|\bquantit[ée]\b|\bqt[ée]\b|\baantal\b|\bhoeveelheid\b"),
+    ("description", r"\bdescription\b|\bitems?\b|\barticle\b|\bproduct\b|\bparticulars\b|\bdetails\b|"
+                    r"\bbeschreibung\b|\bbezeichnung\b|\bartikel\b|\bleistung\b|\bd[ée]signation\b|\blibell[ée]\b|"
+                    r"\bomschrijving\b|\bcode/desc\b"),
+))
+#: page furniture that is never part of a row description
+_FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\bfortsetzung\b|\bsuite\b|"
+                        r"\bvervolg\b|\bcarried\s*forward\b|\bübertrag\b|\breport\b", re.IGNORECASE)
+_NUMERIC_KINDS = ("quantity", "unit_price", "amount")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    kind: str  # description | quantity | unit_price | amount | other
+    x0: float
+    x1: float
+
+
+@dataclass(frozen=True, slots=True)
+class LineItemTable:
+    """The rows read from a document's item table and how many rows the table visibly shows."""
+
+    items: tuple[LineItem, ...]
+    rows_seen: int  # lines in the table region that carry a money amount
+    header_found: bool
+
+
+def find_header(line: TextLine) -> tuple[Column, ...] | None:
+    """Columns from a header row, left to right; None unless it names an amount or price and one more kind."""
+    claimed: list[tuple[int, int, str]] = []
+    for kind, pattern in _HEADER_CELLS:
+        for match in pattern.finditer(line.text):
+            if all(match.end() <= s or match.start() >= e for s, e, _ in claimed):
+                claimed.append((match.start(), match.end(), kind))
+    kinds = {kind for _, _, kind in claimed}
+    if len(kinds) < 2 or not kinds & {"amount", "unit_price"}:
+        return None
+    columns: list[Column] = []
+    covered: set[Word] = set()
+    for start, end, kind in claimed:
+        words = line.words_in_span(start, end)
+        covered.update(words)
+        columns.append(Column(kind, min(w.x0 for w in words), max(w.x1 for w in words)))
+    # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out
+    for word in line.words:
+        if word not in covered:
+            columns.append(Column("other", word.x0, word.x1))
+    columns.sort(key=lambda c: c.x0)
+    return _merge_adjacent(columns, line.char_width())
+
+
+def _merge_adjacent(columns: list[Column], char_width: float) -> tuple[Column, ...]:
+    """Join an unknown header word to a neighbour it touches ("Unit" + "Price" -> one cell)."""
+    merged: list[Column] = []
+    for column in columns:
+        if merged and column.x0 - merged[-1].x1 < 1.5 * char_width and "other" in (column.kind, merged[-1].kind):
+            previous = merged.pop()
+            kind = previous.kind if column.kind == "other" else column.kind
+            merged.append(Column(kind, previous.x0, column.x1))
+        else:
+            merged.append(column)
+    return tuple(merged)
+
+
+def _column_of(x_center: float, columns: Sequence[Column]) -> Column:
+    for left, right in zip(columns, columns[1:], strict=False):
+        if x_center < (left.x1 + right.x0) / 2:
+            return left
+    return columns[-1]
+
+
+@dataclass
+class _Row:
+    description: list[str]
+    numbers: dict[str, NumberToken]
+    words: list[Word]
+    bottom: float
+
+
+def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
+    """Read the item table that follows the first header row, across pages, until a totals line."""
+    columns: tuple[Column, ...] | None = None
+    rows: list[_Row] = []
+    pending: list[str] = []  # description lines printed above their numbers (receipt style)
+    rows_seen = 0
+    header_found = False
+    ended = False
+    current_page = None
+    for line in lines:
+        header = find_header(line)
+        if header is not None and not ended:
+            columns, header_found, pending = header, True, []
+            current_page = line.page_number
+            continue
+        if columns is None or ended:
+            continue
+        if line.page_number != current_page:  # a new page without its own header keeps the columns
+            current_page, pending = line.page_number, []
+        if amount_role(line.text) is not None and _is_totals_line(line, columns, decimal_separator):
+            ended = True
+            continue
+        if _FURNITURE.search(line.text):
+            continue
+        numbers = find_numbers(line, decimal_separator)
+        cells = _assign(line, numbers, columns)
+        if any(n.has_fraction for n in numbers):
+            rows_seen += 1
+        if "amount" in cells.numbers:
+            description = cells.description or pending
+            if not description and rows and len(rows[-1].description) > 1:
+                # the line taken as the previous row's continuation was this row's description
+                description = [rows[-1].description.pop()]
+            rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
+                             line.bottom))
+            pending = []
+        elif cells.description and not cells.numbers:
+            if rows and line.page_number == current_page and line.top - rows[-1].bottom < 1.2 * line.height \
+                    and not pending:
+                rows[-1].description.append(" ".join(cells.description))
+                rows[-1].bottom = line.bottom
+            else:
+                pending = pending + [" ".join(cells.description)]
+    items = tuple(_to_item(row) for row in rows)
+    return LineItemTable(items, rows_seen, header_found)
+
+
+def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
+    """A subtotal/total/tax line, not an item whose description happens to say "total"."""
+    numbers = find_numbers(line, decimal_separator)
+    description_words = _assign(line, numbers, columns).description
+    return not description_words or len(numbers) <= 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Cells:
+    description: list[str]
+    numbers: dict[str, NumberToken]
+
+
+def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Column]) -> _Cells:
+    numeric_words: set[Word] = set()
+    assigned: dict[str, NumberToken] = {}
+    for token in numbers:
+        words = [w for w in line.words if w.x0 >= token.x0 - 0.01 and w.x1 <= token.x1 + 0.01]
+        column = _column_of((token.x0 + token.x1) / 2, columns)
+        if column.kind in _NUMERIC_KINDS:
+            assigned[column.kind] = token
+            numeric_words.update(words)
+        elif column.kind == "other":
+            numeric_words.update(words)
+    description = [w.text for w in line.words
+                   if w not in numeric_words and _column_of((w.x0 + w.x1) / 2, columns).kind == "description"]
+    return _Cells(description, assigned)
+
+
+def _to_item(row: _Row) -> LineItem:
+    quantity, unit_price, amount = (row.numbers.get(kind) for kind in _NUMERIC_KINDS)
+    confidences = [w.confidence for w in row.words if w.confidence is not None]
+    confidence = sum(confidences) / len(confidences) if confidences else 1.0
+    if quantity is not None and unit_price is not None and amount is not None:
+        consistent = abs(quantity.value * unit_price.value - amount.value) <= Decimal("0.01")
+        confidence *= 1.0 if consistent else 0.8
+    return LineItem(
+        description=" ".join(" ".join(row.description).split()),
+        quantity=format_quantity(quantity.value) if quantity is not None else None,
+        unit_price=format_amount(unit_price.value) if unit_price is not None else None,
+        amount=format_amount(amount.value) if amount is not None else None,
+        confidence=confidence,
+    )

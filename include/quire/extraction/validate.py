@@ -1,0 +1,132 @@
+"""Validation rules and routing: AUTO, REVIEW (a person should look) or BLOCKED (a business rule broke).
+
+A failed arithmetic rule is only *blocking* when every amount it used was read with
+at least the review confidence: if an amount may be misread, the failure says more
+about the reading than about the document, and a person should review it instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+
+from quire.extraction.line_items import LineItemTable
+from quire.model import FieldValue, LineItem, Routing, ValidationResult
+
+#: rounding allowed per line when lines are summed (each printed amount may be rounded by half a cent)
+ROUNDING_PER_LINE = Decimal("0.01")
+
+REQUIRED_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "invoice": ("vendor_name", "invoice_number", "issue_date", "total_amount", "currency"),
+    "credit_note": ("vendor_name", "invoice_number", "issue_date", "total_amount", "currency"),
+    "receipt": ("vendor_name", "issue_date", "total_amount"),
+    "purchase_order": ("vendor_name", "invoice_number", "issue_date"),
+}
+
+
+def _amount(field: FieldValue | None) -> Decimal | None:
+    return Decimal(field.value) if field is not None and field.value is not None else None
+
+
+def validate_extraction(fields: Mapping[str, FieldValue], table: LineItemTable, doc_type: str,
+                        review_confidence: float) -> tuple[tuple[ValidationResult, ...], Routing]:
+    """Run every rule in a fixed order and decide the routing from the failures."""
+    results = [
+        *_required_fields(fields, doc_type),
+        *_low_confidence(fields, review_confidence),
+        *_row_arithmetic(table.items),
+        _row_count(table),
+        *_lines_match_totals(fields, table.items, review_confidence),
+        *_totals_add_up(fields, review_confidence),
+        *_sign(fields, doc_type, review_confidence),
+    ]
+    return tuple(results), route(results)
+
+
+def route(results: Sequence[ValidationResult]) -> Routing:
+    """BLOCKED on a failed blocking rule, REVIEW on any other failure, else AUTO."""
+    failed = [r for r in results if not r.ok]
+    if any(r.blocking for r in failed):
+        return Routing.BLOCKED
+    return Routing.REVIEW if failed else Routing.AUTO
+
+
+def _required_fields(fields: Mapping[str, FieldValue], doc_type: str) -> list[ValidationResult]:
+    required = REQUIRED_FIELDS.get(doc_type)
+    if required is None:
+        return [ValidationResult("document_type_supported", False, f"no extraction rules for {doc_type!r}")]
+    missing = [name for name in required if fields.get(name) is None or fields[name].value is None]
+    return [ValidationResult("required_fields", not missing, "missing: " + ", ".join(missing) if missing else "")]
+
+
+def _low_confidence(fields: Mapping[str, FieldValue], review_confidence: float) -> list[ValidationResult]:
+    unsure = [f"{name} ({field.confidence:.2f})" for name, field in fields.items()
+              if field.value is not None and field.confidence < review_confidence]
+    return [ValidationResult("field_confidence", not unsure,
+                             "below review confidence: " + ", ".join(unsure) if unsure else "")]
+
+
+def _row_arithmetic(items: Sequence[LineItem]) -> list[ValidationResult]:
+    broken = []
+    for number, item in enumerate(items, start=1):
+        if item.quantity is None or item.unit_price is None or item.amount is None:
+            continue
+        product = Decimal(item.quantity) * Decimal(item.unit_price)
+        if abs(product - Decimal(item.amount)) > ROUNDING_PER_LINE:
+            broken.append(f"row {number}: {item.quantity} x {item.unit_price} != {item.amount}")
+    return [ValidationResult("row_quantity_times_price", not broken, "; ".join(broken))]
+
+
+def _row_count(table: LineItemTable) -> ValidationResult:
+    """Every row the table shows with a money amount should have become a line item."""
+    if not table.header_found:
+        return ValidationResult("row_count", True, "no item table found")
+    ok = len(table.items) == table.rows_seen
+    return ValidationResult("row_count", ok, "" if ok else f"read {len(table.items)} of {table.rows_seen} rows")
+
+
+def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineItem],
+                        review_confidence: float) -> list[ValidationResult]:
+    amounts = [Decimal(item.amount) for item in items if item.amount is not None]
+    if not amounts:
+        return []
+    subtotal, tax, total = (fields.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount"))
+    # lines add up to the subtotal; without one, to the total less tax (or to the total itself)
+    if _amount(subtotal) is not None:
+        target, used = _amount(subtotal), [subtotal]
+    elif _amount(total) is not None:
+        target = _amount(total) - (_amount(tax) or Decimal(0))  # type: ignore[operator]
+        used = [total, tax]
+    else:
+        return []
+    lines_sum = sum(amounts, Decimal(0))
+    ok = abs(lines_sum - target) <= ROUNDING_PER_LINE * len(amounts)  # type: ignore[operator]
+    sure = ok or _all_sure(used, review_confidence) and all(i.confidence >= review_confidence for i in items)
+    return [ValidationResult("lines_match_total", ok, "" if ok else f"lines sum to {lines_sum}, expected {target}",
+                             blocking=not ok and sure)]
+
+
+def _totals_add_up(fields: Mapping[str, FieldValue], review_confidence: float) -> list[ValidationResult]:
+    subtotal, tax, total = (fields.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount"))
+    values = [_amount(subtotal), _amount(tax), _amount(total)]
+    if any(v is None for v in values):
+        return []
+    expected = values[0] + values[1]  # type: ignore[operator]
+    ok = abs(expected - values[2]) <= ROUNDING_PER_LINE  # type: ignore[operator]
+    return [ValidationResult("subtotal_plus_tax_equals_total", ok,
+                             "" if ok else f"{values[0]} + {values[1]} != {values[2]}",
+                             blocking=not ok and _all_sure([subtotal, tax, total], review_confidence))]
+
+
+def _sign(fields: Mapping[str, FieldValue], doc_type: str, review_confidence: float) -> list[ValidationResult]:
+    total = fields.get("total_amount")
+    value = _amount(total)
+    if value is None or doc_type == "credit_note":
+        return []
+    ok = value >= 0
+    return [ValidationResult("total_not_negative", ok, "" if ok else f"negative total {value} on a {doc_type}",
+                             blocking=not ok and _all_sure([total], review_confidence))]
+
+
+def _all_sure(used: Sequence[FieldValue | None], review_confidence: float) -> bool:
+    return all(f is not None and f.confidence >= review_confidence for f in used if f is not None)
