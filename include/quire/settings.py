@@ -46,11 +46,14 @@ class Settings(BaseSettings):
     chunk_size: int = 20
     outbox_claim_timeout_seconds: int = 300
 
-    # -- extraction
+    # -- extraction: engines are "package.module:attribute" paths, so tests can swap in doubles
+    classifier: str = "quire.extraction.classify:classify_document"
+    extractor: str = "quire.extraction.fields:extract_fields"
+    splitter: str = "quire.extraction.split:plan_split"
     template_dir: Path | None = None
     review_confidence: float = 0.6
 
-    # -- delivery
+    # -- delivery: "table" (the published_documents table) or a "package.module:Class" path
     sink: str = "table"
 
     @property

@@ -188,6 +188,8 @@ class ClassificationRecord(Base):
     classifier_version: Mapped[str] = mapped_column(String(64), nullable=False)
     decision_sha256: Mapped[str] = mapped_column(String(64), nullable=False)
     created_at: Mapped[datetime] = _now()
+    #: when this decision was last reached (a retry reaching it again restamps it)
+    decided_at: Mapped[datetime] = _now()
 
 
 class ExtractionRecord(Base):
@@ -215,6 +217,8 @@ class ExtractionRecord(Base):
     decided_by: Mapped[str | None] = mapped_column(Text)
     decision_sha256: Mapped[str] = mapped_column(String(64), nullable=False)
     created_at: Mapped[datetime] = _now()
+    #: when this decision was last reached (a retry reaching it again restamps it)
+    decided_at: Mapped[datetime] = _now()
 
 
 class OutboxEvent(Base):
