@@ -12,7 +12,7 @@ from quire.extraction.layout import document_lines
 from quire.model import Classification, ParsedDocument
 
 #: bump whenever a signal or weight changes, so a stored classification names its rules
-CLASSIFIER_VERSION = "rules-1"
+CLASSIFIER_VERSION = "rules-2"
 
 DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
 
@@ -21,6 +21,10 @@ _TITLE_WEIGHT = 6.0
 _HEAD_LINES = 12
 #: one kind of evidence counts at most this many times, so a long receipt does not drown a title
 _MAX_HITS = 3
+#: a till receipt in GST/VAT countries is titled "tax invoice"; where the page records a payment at
+#: the counter, that title says less about the type
+_COUNTER_PAYMENT = re.compile(r"\bcashier\b|\bchange\b|\btendered\b", re.IGNORECASE)
+_COUNTER_TITLE_FACTOR = 0.5
 #: this much evidence makes a confident call
 _SATURATION = 8.0
 
@@ -35,10 +39,10 @@ _BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
         (r"\bpayment\s*terms\b", 1.0), (r"\bamount\s*due\b", 1.5), (r"\biban\b", 1.0),
         (r"\brechnungs(?:nummer|datum)\b", 2.0), (r"\bzahlbar\b", 1.0), (r"\bf[äa]llig", 1.0),
         (r"\bfacture\b", 1.0), (r"\b[ée]ch[ée]ance\b", 1.0), (r"\bfactuur(?:nummer|datum)?\b", 1.5),
-        (r"\bvervaldatum\b", 1.0), (r"\binvoice\b", 1.0), (r"\brechnung\b", 1.0),
+        (r"\bvervaldatum\b", 1.0),
     ),
     "receipt": _signals(
-        (r"\bcashier\b", 2.0), (r"\bchange\b", 1.5), (r"\bcash\b", 1.0), (r"\bthank\s*you\b", 1.0),
+        (r"\bcashier\b", 2.5), (r"\bchange\b", 2.5), (r"\bcash\b", 1.5), (r"\bthank\s*you\b", 1.0),
         (r"\brounding\b", 1.5), (r"\bround(?:ed|ing)?\s*d?\s*total\b", 1.5), (r"\bmember\b", 0.5),
         (r"\btunai\b", 1.5), (r"\bterima\s*kasih\b", 1.0), (r"\bpax\b", 1.0), (r"\btable\b", 0.5),
         (r"\breceipt\b", 1.5), (r"\bkassenbon\b", 2.0), (r"\bticket\s*de\s*caisse\b", 2.0),
@@ -77,7 +81,8 @@ def classify_document(parsed: ParsedDocument) -> Classification:
     for doc_type, pattern in labels.TITLES:
         # the first title in the head decides: a credit note often names the invoice it corrects
         if any(pattern.search(line) for line in head):
-            scores[doc_type] += _TITLE_WEIGHT
+            counter = doc_type == "invoice" and _COUNTER_PAYMENT.search(text)
+            scores[doc_type] += _TITLE_WEIGHT * (_COUNTER_TITLE_FACTOR if counter else 1.0)
             break
     ranked = sorted(scores.items(), key=lambda item: (-item[1], DOC_TYPES.index(item[0])))
     (best, best_score), (_, second_score) = ranked[0], ranked[1]

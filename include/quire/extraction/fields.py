@@ -180,9 +180,9 @@ class _AmountCandidate:
     confidence: float
 
 
-def _money_right_of(line: TextLine, numbers: Sequence[NumberToken], x: float) -> NumberToken | None:
+def _money_right_of(numbers: Sequence[NumberToken], x: float) -> NumberToken | None:
     """The rightmost money amount right of ``x`` (amounts stand in the rightmost column)."""
-    right = [n for n in numbers if n.x0 >= x]
+    right = [n for n in numbers if n.x0 > x]
     with_fraction = [n for n in right if n.has_fraction]
     if with_fraction:
         return with_fraction[-1]
@@ -192,24 +192,33 @@ def _money_right_of(line: TextLine, numbers: Sequence[NumberToken], x: float) ->
 def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
     """Subtotal, tax and total from labelled lines, cross-checked by subtotal + tax = total."""
     candidates: list[_AmountCandidate] = []
+    payment_positions: list[int] = []
     for position, line in enumerate(context.lines):
+        if labels.PAYMENT.search(line.text):
+            payment_positions.append(position)
         role = labels.amount_role(line.text)
         if role is None:
             continue
         label = _label_match(line.text, role[0])
-        label_x = max((w.x1 for w in line.words_in_span(label.start(), label.end())), default=line.x0) \
+        # a label can swallow the start of its value ("TOTAL RM" in "TOTAL RM7.00"): measure from its start
+        label_x = min((w.x0 for w in line.words_in_span(label.start(), label.end())), default=line.x0) \
             if label else line.x0
-        token = _money_right_of(line, find_numbers(line, context.decimal_separator), label_x)
+        token = _money_right_of(find_numbers(line, context.decimal_separator), label_x)
         if token is not None:
             candidates.append(_AmountCandidate(role[0], role[1], position, token.value, line.confidence))
     chosen: dict[str, FieldValue] = {}
     for role in ("subtotal_amount", "tax_amount"):
-        own = [c for c in candidates if c.role == role]
+        own = sorted((c for c in candidates if c.role == role), key=lambda c: (-c.priority, c.position))
         if own:
             # the first subtotal/tax printed is the document's; later ones are summaries by rate
             chosen[role] = FieldValue(format_amount(own[0].value), _LABELLED_SAME_LINE * own[0].confidence)
     totals = [c for c in candidates if c.role == "total_amount"]
-    total = _choose_total(totals, chosen)
+    if totals:
+        # totals printed after the payment lines (cash, change) are tax summaries, not the amount paid
+        first_total = totals[0].position
+        boundary = next((p for p in payment_positions if p > first_total), len(context.lines))
+        totals = [c for c in totals if c.position < boundary]
+    total = _choose_total(totals, chosen, context)
     if total is not None:
         chosen["total_amount"] = total
     return chosen
@@ -225,34 +234,50 @@ def _label_match(text: str, role: str) -> re.Match[str] | None:
     return None
 
 
-def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue]) -> FieldValue | None:
-    """The grand total: one that equals subtotal + tax if any; else the strongest label, last printed."""
-    if not totals:
-        return None
+def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],
+                  context: DocumentContext) -> FieldValue | None:
+    """The grand total: one that equals subtotal + tax if any; else the last total printed.
+
+    Receipts print several totals (before rounding, rounded); the last one before payment is
+    what was paid. Without a labelled total, an amount equal to subtotal + tax is the total.
+    """
     subtotal, tax = chosen.get("subtotal_amount"), chosen.get("tax_amount")
-    if subtotal is not None and tax is not None and subtotal.value and tax.value:
-        expected = Decimal(subtotal.value) + Decimal(tax.value)
+    expected = (Decimal(subtotal.value) + Decimal(tax.value)
+                if subtotal is not None and tax is not None and subtotal.value and tax.value else None)
+    if expected is not None:
         matching = [c for c in totals if c.value == expected]
         if matching:
             return FieldValue(format_amount(matching[-1].value), _LABELLED_SAME_LINE * matching[-1].confidence)
-    best = max(totals, key=lambda c: (c.priority, c.position))
-    confidence = _LABELLED_SAME_LINE if best.priority >= 3 else 0.8
-    return FieldValue(format_amount(best.value), confidence * best.confidence)
+    if totals:
+        last = totals[-1]
+        confidence = _LABELLED_SAME_LINE if last.priority >= 3 else 0.8
+        return FieldValue(format_amount(last.value), confidence * last.confidence)
+    if expected is not None:
+        for line in context.lines:
+            if any(n.value == expected and n.has_fraction for n in find_numbers(line, context.decimal_separator)):
+                return FieldValue(format_amount(expected), _FALLBACK * line.confidence)
+    if subtotal is not None:  # a receipt that prints only a "subtotal" (tax included) was paid that
+        return FieldValue(subtotal.value, _FALLBACK * subtotal.confidence)
+    return None
 
 
 # -- vendor ----------------------------------------------------------------------------------------------
 
 _TITLE_ONLY = re.compile(
-    r"^(?:(?:tax|commercial|pro[\s-]?forma|simplified|official|cash|sales)?\s*"
+    r"^\W*(?:(?:tax|commercial|pro[\s-]?forma|simplified|official|cash|sales)?\s*"
     r"(?:invoice|receipt|bill|credit\s*note|purchase\s*order|rechnung|gutschrift|facture|avoir|factuur|"
-    r"creditnota|quittung|re[çc]u)s?|cash\s*bill)\s*[:#]?$",
+    r"creditnota|quittung|re[çc]u)s?|cash\s*bill)\W*$",
     re.IGNORECASE)
-_ADDRESS_STOP = re.compile(r"^\(?\s*\d{5,7}\s*-\s*[A-Z]\s*\)?$|^\(?\s*(?:co\.?|company)?\s*reg", re.IGNORECASE)
+#: a company registration number ("(860671-D)", "002043319-W", "ROC NO. : (1072825-A)", "CO-REG:860671-D")
+_REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]]?", re.IGNORECASE)
+_REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
+                                r"[(\[]?\s*[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
 _LETTERS = re.compile(r"[^\W\d_]")
+_PHONE_ONLY = re.compile(r"^\W*\+?\d[\d\s()/.-]{6,}\W*$")
 
 
 def _is_name_like(line: TextLine) -> bool:
-    text = line.text.strip()
+    text = _without_registration(line.text)
     letters = len(_LETTERS.findall(text))
     return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
             and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
@@ -303,18 +328,24 @@ def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
     for position in range(name_position + 1, len(first_page)):
         line = first_page[position]
         text = line.text.strip()
-        if (position in blocked or labels.CONTACT.search(text) or _ADDRESS_STOP.match(text) or find_dates(text)
+        if (position in blocked or labels.CONTACT.search(text) or _REGISTRATION_LINE.match(text)
+                or _PHONE_ONLY.match(text) or find_dates(text)
                 or _TITLE_ONLY.match(text) or labels.INVOICE_NUMBER.search(text)
                 or line.top - first_page[position - 1].bottom > 2.5 * line.height or len(address_lines) >= 5):
             if address_lines or position - name_position > 2:
                 break
             continue
         address_lines.append(line)
-    name = FieldValue(_clean(name_line.text), name_confidence)
+    name = FieldValue(_without_registration(name_line.text), name_confidence)
     if not address_lines:
         return name, _MISSING
     address = " ".join(_clean(line.text) for line in address_lines)
     return name, FieldValue(address, 0.7 * min(line.confidence for line in address_lines))
+
+
+def _without_registration(text: str) -> str:
+    """A name without the registration number printed after it ("99 SPEED MART S/B (519537-X)")."""
+    return _clean(_REGISTRATION.sub(" ", text))
 
 
 def _clean(text: str) -> str:

@@ -56,13 +56,18 @@ SUBTOTAL = _any(
 )
 TOTAL_STRONG = _any(
     r"\bgrand\s*total", r"\btotal\s*amount\s*due", r"\bamount\s*due", r"\bbalance\s*due", r"\btotal\s*due",
-    r"\btotal\s*payable", r"\bamount\s*payable", r"\bround(?:ed|ing)?\s*d?\s*total", r"\bnett\s*total",
-    r"\btotal\s*(?:incl|inc\b|inclusive)", r"\btotal\s*amount", r"\btotal\s*\(?\s*rm\s*\)?", r"\btotal\s*sales",
+    r"\btotal\s*payable", r"\bamount\s*payable", r"\bround(?:ed|ing)?\s*d?\s*total", r"\btotal\s*rounded", r"\bnett\s*total",
+    r"\btotal\b.*\b(?:incl|inc\b|inclusive)", r"\btotal\s*after\b", r"\btotal\s*amount", r"\btotal\s*\(?\s*rm\s*\)?", r"\btotal\s*sales",
     r"\bgesamtbetrag", r"\brechnungsbetrag", r"\bendbetrag", r"\bzu\s*zahlen", r"\bgesamtsumme",
     r"\bsumme\s*brutto", r"\bbrutto(?:betrag)?", r"\btotal\s*ttc", r"\bmontant\s*(?:total|ttc)",
     r"\bnet\s*[àa]\s*payer", r"\bmontant\s*d[ûu]", r"\btotal\s*[àa]\s*payer", r"\btotaal\s*te\s*betalen",
     r"\bte\s*betalen", r"\btotaalbedrag", r"\btotaal\s*incl", r"\bjumlah\b",
 )
+#: payment lines end the totals block of a receipt: totals printed after them are summaries
+PAYMENT = _any(r"\bcash\b", r"\bchange\b", r"\btender", r"\bpaid\b", r"\bvisa\b", r"\bmaster\s*card\b",
+               r"\bcredit\s*card\b", r"\bbar\s*(?:gegeben|bezahlt)\b", r"\besp[èe]ces\b", r"\bcontant\b")
+#: "total includes 6% GST 1.66" states the tax inside a total, not a total
+TAX_INCLUDED = _any(r"\bincl(?:udes?|uding|\.)?\s*\d+(?:[.,]\d+)?\s*%\s*(?:gst|vat|tax|sst|mwst|tva|btw)\b")
 TAX = _any(r"\b(?:vat|gst|sst|tax|mwst|ust|mehrwertsteuer|umsatzsteuer|tva|btw)\b")
 #: registration numbers and titles that mention a tax without being a tax amount
 TAX_NOT_AMOUNT = _any(
@@ -78,6 +83,8 @@ def amount_role(text: str) -> tuple[str, int] | None:
         return None
     if SUBTOTAL.search(text):
         return "subtotal_amount", 2
+    if TAX_INCLUDED.search(text):
+        return "tax_amount", 1
     if TOTAL_STRONG.search(text):
         return "total_amount", 3
     if TAX.search(text) and not TAX_NOT_AMOUNT.search(text):

@@ -134,8 +134,8 @@ for _number, _names in enumerate([
         _MONTHS[_name] = _number
 
 _MONTH_ALTERNATION = "|".join(sorted(map(re.escape, _MONTHS), key=lambda n: (-len(n), n)))
-_ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
-_NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])")
+_ISO_DATE = re.compile(r"(?<![\w.\-/])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_NUMERIC_DATE = re.compile(r"(?<![\w.\-/])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])")
 _DAY_MONTH_NAME = re.compile(
     rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w])",
     re.IGNORECASE)
