@@ -58,6 +58,7 @@ def embedded_server_url(home: Path, database: str = QUIRE_DATABASE) -> str:
 def _runtime_dir(home: Path) -> Path:
     path = home.resolve() / "run"
     path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o700)  # the XDG spec (and platformdirs) insist on a private runtime dir
     return path
 
 
