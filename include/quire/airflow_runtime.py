@@ -1,0 +1,643 @@
+"""Run Airflow's components for Quire on this machine: environment, start, stop, the REST API.
+
+This module never imports Airflow. It builds the ``AIRFLOW__*`` environment and
+spawns ``airflow api-server | scheduler | dag-processor | triggerer`` as
+background processes, each in its own process group, with a pid file under
+``QUIRE_HOME/run``. ``stop`` signals exactly those groups (SIGTERM, then
+SIGKILL after a timeout), so nothing else on the machine is touched.
+
+Decisions worth knowing:
+
+* Everything listens on 127.0.0.1 only: the api-server gets ``--host
+  127.0.0.1``, the scheduler and triggerer ``--skip-serve-logs`` (task logs are
+  local files the api-server reads directly).
+* Airflow's metadata lives in its own database on the same PostgreSQL server as
+  Quire's: database ``airflow`` on the embedded server, or, when
+  ``QUIRE_DATABASE_URL`` names a server, the database ``<quire database>_airflow``
+  on that server (created if missing). ``QUIRE_AIRFLOW_DATABASE_URL`` overrides
+  both (for a role without CREATEDB). A separate database rather than a schema
+  keeps Airflow's and Quire's Alembic histories apart.
+* The components get ``QUIRE_DATABASE_URL`` resolved once here, so a task
+  process never pays for starting (or probing) the embedded server.
+* Login: the simple auth manager with one ``admin`` user whose password is
+  generated once and kept in ``QUIRE_HOME/airflow/passwords.json`` (mode 600).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from quire.settings import Settings
+
+COMPONENTS: tuple[str, ...] = ("api-server", "scheduler", "dag-processor", "triggerer")
+ADMIN_USER = "admin"
+DEFAULT_PORT = 8080
+HOST = "127.0.0.1"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+STOP_TIMEOUT_SECONDS = 20.0
+
+
+class AirflowRuntimeError(Exception):
+    """Airflow's components could not be started, reached or stopped."""
+
+
+@dataclass(frozen=True)
+class RuntimePaths:
+    """Where the runtime keeps its files, all under ``QUIRE_HOME``."""
+
+    home: Path
+
+    @property
+    def airflow_home(self) -> Path:
+        return self.home / "airflow"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.home / "run"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.airflow_home / "component-logs"
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.airflow_home / "quire-secrets.json"
+
+    @property
+    def passwords_file(self) -> Path:
+        return self.airflow_home / "passwords.json"
+
+    @property
+    def state_file(self) -> Path:
+        return self.run_dir / "airflow.json"
+
+    @property
+    def migrated_marker(self) -> Path:
+        return self.airflow_home / ".migrated"
+
+    def pid_file(self, component: str) -> Path:
+        return self.run_dir / f"airflow-{component}.pid"
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> RuntimePaths:
+        return cls(settings.home.expanduser().resolve())
+
+
+def dags_folder() -> Path:
+    return Path(os.environ.get("QUIRE_DAGS_FOLDER", REPO_ROOT / "dags")).resolve()
+
+
+def plugins_folder() -> Path:
+    return Path(os.environ.get("QUIRE_PLUGINS_FOLDER", REPO_ROOT / "plugins")).resolve()
+
+
+def airflow_executable() -> str:
+    """The ``airflow`` script of the running interpreter's environment."""
+    candidate = Path(sys.executable).with_name("airflow")
+    return str(candidate) if candidate.exists() else "airflow"
+
+
+# ---------------------------------------------------------------- databases
+
+
+def quire_database_url(settings: Settings) -> str:
+    from quire.db.engine import QUIRE_DATABASE, resolve_database_url
+
+    return resolve_database_url(settings, QUIRE_DATABASE)
+
+
+def airflow_database_url(settings: Settings) -> str:
+    """Airflow's metadata database on the same server as Quire's (see the module docstring)."""
+    override = os.environ.get("QUIRE_AIRFLOW_DATABASE_URL")
+    if override:
+        return override
+    from quire.db.engine import AIRFLOW_DATABASE, resolve_database_url
+
+    if not settings.database_url:
+        return resolve_database_url(settings, AIRFLOW_DATABASE)
+    from sqlalchemy import make_url
+
+    quire_url = make_url(settings.database_url)
+    name = f"{quire_url.database or 'quire'}_airflow"
+    ensure_database(settings.database_url, name)
+    return quire_url.set(database=name).render_as_string(hide_password=False)
+
+
+def ensure_database(server_url: str, name: str) -> None:
+    """Create database ``name`` on the server of ``server_url`` unless it exists."""
+    from sqlalchemy import create_engine, text
+
+    from quire.db.engine import to_sqlalchemy_url
+
+    admin = create_engine(to_sqlalchemy_url(server_url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).scalar():
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+
+
+def airflow_sqlalchemy_urls(url: str) -> tuple[str, str]:
+    """The sync (psycopg 3) and async (psycopg 3 async) URLs Airflow should use for ``url``."""
+    from quire.db.engine import to_sqlalchemy_url
+
+    sync = to_sqlalchemy_url(url)
+    return (sync.render_as_string(hide_password=False),
+            sync.set(drivername="postgresql+psycopg_async").render_as_string(hide_password=False))
+
+
+# ---------------------------------------------------------------- secrets and environment
+
+
+def load_secrets(paths: RuntimePaths) -> dict[str, str]:
+    """Secrets shared by all components (JWT, Fernet, admin password), generated once."""
+    paths.airflow_home.mkdir(parents=True, exist_ok=True)
+    data: dict[str, str] = {}
+    if paths.secrets_file.exists():
+        data = json.loads(paths.secrets_file.read_text())
+    wanted = {
+        "jwt_secret": lambda: secrets.token_urlsafe(48),
+        "api_secret_key": lambda: secrets.token_urlsafe(32),
+        "fernet_key": lambda: base64.urlsafe_b64encode(os.urandom(32)).decode(),
+        "admin_password": lambda: secrets.token_urlsafe(12),
+    }
+    changed = False
+    for key, make in wanted.items():
+        if not data.get(key):
+            data[key] = make()
+            changed = True
+    if changed:
+        _write_private(paths.secrets_file, json.dumps(data, indent=2))
+    passwords = json.dumps({ADMIN_USER: data["admin_password"]})
+    if not paths.passwords_file.exists() or paths.passwords_file.read_text() != passwords:
+        _write_private(paths.passwords_file, passwords)
+    return data
+
+
+def _write_private(path: Path, content: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(content)
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class RuntimeConfig:
+    """What the components are started with."""
+
+    port: int = DEFAULT_PORT
+    #: task instances running at once; one per core suits CPU-bound parsing and OCR
+    parallelism: int = max(2, os.cpu_count() or 2)
+    extra_env: Mapping[str, str] = field(default_factory=dict)
+
+
+def build_env(settings: Settings, config: RuntimeConfig, *, quire_db_url: str, airflow_db_url: str,
+              base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment every Airflow component (and so every task process) runs with."""
+    paths = RuntimePaths.for_settings(settings)
+    data = load_secrets(paths)
+    sync_url, async_url = airflow_sqlalchemy_urls(airflow_db_url)
+    api_url = f"http://{HOST}:{config.port}"
+    env = {k: v for k, v in (base if base is not None else os.environ).items() if not k.startswith("AIRFLOW__")}
+    env.update({
+        "AIRFLOW_HOME": str(paths.airflow_home),
+        "AIRFLOW__CORE__DAGS_FOLDER": str(dags_folder()),
+        "AIRFLOW__CORE__PLUGINS_FOLDER": str(plugins_folder()),
+        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+        "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+        "AIRFLOW__CORE__PARALLELISM": str(config.parallelism),
+        "AIRFLOW__CORE__MAX_ACTIVE_TASKS_PER_DAG": str(config.parallelism * 4),
+        "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "False",
+        "AIRFLOW__CORE__FERNET_KEY": data["fernet_key"],
+        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{api_url}/execution/",
+        "AIRFLOW__CORE__AUTH_MANAGER":
+            "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager",
+        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": f"{ADMIN_USER}:admin",
+        "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(paths.passwords_file),
+        "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": sync_url,
+        "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN_ASYNC": async_url,
+        "AIRFLOW__API__HOST": HOST,
+        "AIRFLOW__API__PORT": str(config.port),
+        "AIRFLOW__API__BASE_URL": api_url,
+        "AIRFLOW__API__SECRET_KEY": data["api_secret_key"],
+        "AIRFLOW__API__WORKERS": "1",
+        "AIRFLOW__API_AUTH__JWT_SECRET": data["jwt_secret"],
+        # measured: the default 5 s makes ~half the task instances wait ~5 s after their process ends
+        "AIRFLOW__WORKERS__MIN_HEARTBEAT_INTERVAL": "1",
+        "AIRFLOW__SCHEDULER__SCHEDULER_HEARTBEAT_SEC": "2",
+        "AIRFLOW__SCHEDULER__ENABLE_HEALTH_CHECK": "False",
+        "AIRFLOW__TRIGGERER__JOB_HEARTBEAT_SEC": "2",
+        "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "30",
+        "AIRFLOW__DAG_PROCESSOR__MIN_FILE_PROCESS_INTERVAL": "30",
+        "AIRFLOW__LOGGING__WORKER_LOG_SERVER_PORT": "0",
+        "AIRFLOW__LOGGING__TRIGGER_LOG_SERVER_PORT": "0",
+        # what the task processes need to reach Quire's own state without probing the embedded server
+        "QUIRE_HOME": str(paths.home),
+        "QUIRE_DATABASE_URL": quire_db_url,
+        # measured: tesseract's OpenMP threads fight over 2 cores; one per process is faster
+        "OMP_THREAD_LIMIT": "1",
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.update(config.extra_env)
+    return env
+
+
+# ---------------------------------------------------------------- processes
+
+
+@dataclass(frozen=True)
+class ComponentRecord:
+    """What a pid file says about a component we started."""
+
+    component: str
+    pid: int
+    pgid: int
+    start_ticks: int
+    argv: list[str]
+
+    def to_json(self) -> str:
+        return json.dumps({"component": self.component, "pid": self.pid, "pgid": self.pgid,
+                           "start_ticks": self.start_ticks, "argv": self.argv})
+
+    @classmethod
+    def read(cls, path: Path) -> ComponentRecord | None:
+        try:
+            data = json.loads(path.read_text())
+            return cls(data["component"], int(data["pid"]), int(data["pgid"]), int(data["start_ticks"]),
+                       list(data["argv"]))
+        except (OSError, ValueError, KeyError):
+            return None
+
+
+def _start_ticks(pid: int) -> int | None:
+    """The process start time from /proc (guards against a reused pid)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()
+    if fields[0] == "Z":
+        return None
+    return int(fields[19])
+
+
+def is_alive(record: ComponentRecord) -> bool:
+    return _start_ticks(record.pid) == record.start_ticks
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # a zombie leader we spawned ourselves counts as alive until reaped
+    try:
+        os.waitpid(pgid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return _group_has_live_member(pgid)
+
+
+def _group_has_live_member(pgid: int) -> bool:
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            stat = (proc / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def component_argv(component: str, port: int) -> list[str]:
+    airflow = airflow_executable()
+    if component == "api-server":
+        return [airflow, "api-server", "--host", HOST, "--port", str(port), "--workers", "1"]
+    if component in ("scheduler", "triggerer"):
+        return [airflow, component, "--skip-serve-logs"]
+    return [airflow, component]
+
+
+def running_components(paths: RuntimePaths) -> dict[str, ComponentRecord]:
+    """Components whose pid file names a live process we started."""
+    found = {}
+    for component in COMPONENTS:
+        record = ComponentRecord.read(paths.pid_file(component))
+        if record is not None and is_alive(record):
+            found[component] = record
+    return found
+
+
+def spawn(component: str, argv: Sequence[str], env: Mapping[str, str], paths: RuntimePaths) -> ComponentRecord:
+    paths.log_dir.mkdir(parents=True, exist_ok=True)
+    paths.run_dir.mkdir(parents=True, exist_ok=True)
+    with (paths.log_dir / f"{component}.log").open("ab") as log:
+        proc = subprocess.Popen(list(argv), env=dict(env), stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=paths.airflow_home, start_new_session=True)
+    ticks = _start_ticks(proc.pid)
+    record = ComponentRecord(component, proc.pid, proc.pid, ticks or 0, list(argv))
+    paths.pid_file(component).write_text(record.to_json())
+    return record
+
+
+def stop_group(record: ComponentRecord, timeout: float = STOP_TIMEOUT_SECONDS) -> str:
+    """SIGTERM the component's process group, SIGKILL it after ``timeout``. Returns how it ended."""
+    if not is_alive(record) and not _group_alive(record.pgid):
+        return "not running"
+    began = time.monotonic()
+    try:
+        os.killpg(record.pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        return "not running"
+    deadline = began + timeout
+    while time.monotonic() < deadline:
+        if not _group_alive(record.pgid):
+            return f"stopped ({time.monotonic() - began:.1f} s)"
+        time.sleep(0.2)
+    try:
+        os.killpg(record.pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        return f"stopped ({time.monotonic() - began:.1f} s)"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _group_alive(record.pgid):
+        time.sleep(0.1)
+    return f"killed after {timeout:.0f} s"
+
+
+# ---------------------------------------------------------------- up / down
+
+
+@dataclass
+class UpResult:
+    url: str
+    user: str
+    password: str
+    started: list[str]
+    reused: list[str]
+    migrated: bool
+    env: dict[str, str]
+
+    @property
+    def started_anything(self) -> bool:
+        return bool(self.started)
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((HOST, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def read_state(paths: RuntimePaths) -> dict[str, Any]:
+    try:
+        return json.loads(paths.state_file.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def migrate_if_needed(env: Mapping[str, str], paths: RuntimePaths, airflow_db_url: str) -> bool:
+    """``airflow db migrate`` unless this Airflow version already migrated this database."""
+    marker = json.dumps({"airflow": metadata.version("apache-airflow"), "db": _redact(airflow_db_url)})
+    if paths.migrated_marker.exists() and paths.migrated_marker.read_text() == marker \
+            and _has_airflow_schema(airflow_db_url):
+        return False
+    result = subprocess.run([airflow_executable(), "db", "migrate"], env=dict(env), capture_output=True,
+                            text=True, cwd=paths.airflow_home)
+    if result.returncode != 0:
+        raise AirflowRuntimeError(f"airflow db migrate failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    paths.migrated_marker.write_text(marker)
+    return True
+
+
+def _redact(url: str) -> str:
+    from sqlalchemy import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _has_airflow_schema(url: str) -> bool:
+    from sqlalchemy import create_engine, text
+
+    from quire.db.engine import to_sqlalchemy_url
+
+    engine = create_engine(to_sqlalchemy_url(url))
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT to_regclass('public.alembic_version') IS NOT NULL "
+                                     "AND to_regclass('public.dag_run') IS NOT NULL")).scalar()
+    except Exception:  # noqa: BLE001 - unreachable or missing: migrate will say what is wrong
+        return False
+    finally:
+        engine.dispose()
+
+
+def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout: float = 120.0,
+       components: Iterable[str] = COMPONENTS) -> UpResult:
+    """Start whatever of the components is not running yet; reuse what is."""
+    paths = RuntimePaths.for_settings(settings)
+    paths.run_dir.mkdir(parents=True, exist_ok=True)
+    paths.run_dir.chmod(0o700)  # it doubles as XDG_RUNTIME_DIR for the embedded server, which wants 0700
+    running = running_components(paths)
+    state = read_state(paths)
+    config = config or RuntimeConfig()
+    if running and state.get("port"):
+        # the running components were configured with that port: keep it
+        config = RuntimeConfig(port=int(state["port"]), parallelism=int(state.get("parallelism",
+                                                                                 config.parallelism)),
+                               extra_env=config.extra_env)
+    elif not port_is_free(config.port):
+        config = RuntimeConfig(port=free_port(), parallelism=config.parallelism, extra_env=config.extra_env)
+    quire_db_url = quire_database_url(settings)
+    airflow_db_url = airflow_database_url(settings)
+    env = build_env(settings, config, quire_db_url=quire_db_url, airflow_db_url=airflow_db_url)
+
+    # Quire's own schema first: task processes build their context without migrating
+    from quire.db.engine import get_engine
+    from quire.db.migrate import upgrade
+    upgrade(get_engine(settings))
+
+    migrated = migrate_if_needed(env, paths, airflow_db_url)
+    started, reused = [], []
+    for component in components:
+        if component in running:
+            reused.append(component)
+            continue
+        spawn(component, component_argv(component, config.port), env, paths)
+        started.append(component)
+    _write_state(paths, {"port": config.port, "parallelism": config.parallelism,
+                         "url": f"http://{HOST}:{config.port}", "started_at": time.time()})
+    url = f"http://{HOST}:{config.port}"
+    wait_until_healthy(url, paths, timeout=wait_timeout)
+    return UpResult(url=url, user=ADMIN_USER, password=load_secrets(paths)["admin_password"], started=started,
+                    reused=reused, migrated=migrated, env=env)
+
+
+def _write_state(paths: RuntimePaths, data: dict[str, Any]) -> None:
+    paths.state_file.write_text(json.dumps(data, indent=2))
+
+
+def down(settings: Settings, *, timeout: float = STOP_TIMEOUT_SECONDS,
+         components: Iterable[str] | None = None) -> dict[str, str]:
+    """Stop the components whose pid files we wrote; returns component -> how it ended."""
+    paths = RuntimePaths.for_settings(settings)
+    wanted = list(components) if components is not None else list(COMPONENTS)
+    outcome: dict[str, str] = {}
+    # scheduler first so no new task processes start, api-server last so running tasks can report
+    for component in ("scheduler", "triggerer", "dag-processor", "api-server"):
+        if component not in wanted:
+            continue
+        pid_file = paths.pid_file(component)
+        record = ComponentRecord.read(pid_file)
+        if record is None:
+            outcome[component] = "not running"
+            continue
+        outcome[component] = stop_group(record, timeout) if (is_alive(record) or _group_alive(record.pgid)) \
+            else "not running"
+        pid_file.unlink(missing_ok=True)
+    if not running_components(paths):
+        paths.state_file.unlink(missing_ok=True)
+    return outcome
+
+
+def wait_until_healthy(url: str, paths: RuntimePaths, timeout: float = 120.0) -> dict[str, Any]:
+    """Wait until the api-server answers and the scheduler reports healthy."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        dead = [c for c in COMPONENTS if (r := ComponentRecord.read(paths.pid_file(c))) and not is_alive(r)]
+        if dead:
+            raise AirflowRuntimeError(f"{', '.join(dead)} exited; see {paths.log_dir}/<component>.log")
+        try:
+            with urllib.request.urlopen(f"{url}/api/v2/monitor/health", timeout=5) as response:
+                last = json.loads(response.read())
+            if last.get("scheduler", {}).get("status") == "healthy" and \
+                    last.get("metadatabase", {}).get("status") == "healthy":
+                return last
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            last = exc
+        time.sleep(0.5)
+    raise AirflowRuntimeError(f"Airflow at {url} not healthy after {timeout:.0f} s (last: {last}); "
+                              f"see {paths.log_dir}")
+
+
+# ---------------------------------------------------------------- REST API
+
+
+class AirflowClient:
+    """The few REST calls Quire needs (``/api/v2``), authenticated as the generated admin."""
+
+    def __init__(self, url: str, user: str, password: str):
+        self.url = url.rstrip("/")
+        self.user = user
+        self.password = password
+        self._token: str | None = None
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> AirflowClient:
+        paths = RuntimePaths.for_settings(settings)
+        state = read_state(paths)
+        if not state.get("url"):
+            raise AirflowRuntimeError("Airflow is not running here (no state file); run `quire up`")
+        return cls(state["url"], ADMIN_USER, load_secrets(paths)["admin_password"])
+
+    def _login(self) -> str:
+        body = json.dumps({"username": self.user, "password": self.password}).encode()
+        request = urllib.request.Request(f"{self.url}/auth/token", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())["access_token"]
+
+    def request(self, method: str, path: str, body: Any = None, query: Mapping[str, Any] | None = None) -> Any:
+        if self._token is None:
+            self._token = self._login()
+        url = f"{self.url}/api/v2{path}"
+        if query:
+            url += "?" + urllib.parse.urlencode(query, doseq=True)
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method, headers={
+            "Authorization": f"Bearer {self._token}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                payload = response.read()
+        except urllib.error.HTTPError as exc:
+            detail = exc.read().decode(errors="replace")[:2000]
+            raise AirflowRuntimeError(f"{method} {path}: HTTP {exc.code}: {detail}") from exc
+        return json.loads(payload) if payload else None
+
+    def get_dag(self, dag_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/dags/{dag_id}")
+
+    def wait_for_dag(self, dag_id: str, timeout: float = 120.0) -> dict[str, Any]:
+        """Wait until the dag-processor has parsed ``dag_id`` into the database."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.get_dag(dag_id)
+            except AirflowRuntimeError as exc:
+                if "HTTP 404" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(1)
+
+    def unpause(self, dag_id: str) -> None:
+        self.request("PATCH", f"/dags/{dag_id}", {"is_paused": False})
+
+    def trigger(self, dag_id: str, conf: Mapping[str, Any] | None = None, run_id: str | None = None) -> dict:
+        body: dict[str, Any] = {"logical_date": None, "conf": dict(conf or {})}
+        if run_id:
+            body["dag_run_id"] = run_id
+        return self.request("POST", f"/dags/{dag_id}/dagRuns", body)
+
+    def dag_runs(self, dag_id: str, states: Sequence[str] | None = None, limit: int = 100) -> list[dict]:
+        query: dict[str, Any] = {"limit": limit, "order_by": "-run_after"}
+        if states:
+            query["state"] = list(states)
+        return self.request("GET", f"/dags/{dag_id}/dagRuns", query=query)["dag_runs"]
+
+    def dag_run(self, dag_id: str, run_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/dags/{dag_id}/dagRuns/{urllib.parse.quote(run_id, safe='')}")
+
+    def task_instances(self, dag_id: str, run_id: str) -> list[dict]:
+        path = f"/dags/{dag_id}/dagRuns/{urllib.parse.quote(run_id, safe='')}/taskInstances"
+        return self.request("GET", path, query={"limit": 1000})["task_instances"]
+
+    def clear_failed(self, dag_id: str, run_id: str) -> Any:
+        return self.request("POST", f"/dags/{dag_id}/clearTaskInstances",
+                            {"dag_run_id": run_id, "only_failed": True, "include_downstream": True,
+                             "dry_run": False})

@@ -1,0 +1,117 @@
+"""The real Airflow components as `quire up` starts them: loopback only, stopped exactly, idempotent.
+
+These start api-server, scheduler, dag-processor and triggerer as subprocesses
+(~30 s), so they are marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _listening_ports(pids: set[int]) -> list[str]:
+    """Local addresses the given processes listen on (from `ss`)."""
+    out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True).stdout
+    found = []
+    for line in out.splitlines():
+        if any(f"pid={pid}," in line for pid in pids):
+            found.append(line.split()[3])
+    return found
+
+
+def _group_members(pgid: int) -> set[int]:
+    members = set()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                stat = (proc / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                members.add(int(proc.name))
+    return members
+
+
+def _stop_embedded_server(home: Path) -> None:
+    pid_file = home / "pgdata" / "postmaster.pid"
+    if pid_file.exists():
+        os.kill(int(pid_file.read_text().split()[0]), signal.SIGTERM)
+
+
+@pytest.fixture
+def embedded_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A QUIRE_HOME with no QUIRE_DATABASE_URL: the embedded server holds both databases."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("QUIRE_HOME", str(home))
+    monkeypatch.delenv("QUIRE_DATABASE_URL", raising=False)
+    yield home
+    subprocess.run([sys.executable, "-m", "quire.cli", "down", "--timeout", "10"], env=os.environ.copy(),
+                   capture_output=True, timeout=120)
+    _stop_embedded_server(home)
+
+
+def _quire(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "quire.cli", *args], env=os.environ.copy(), capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_up_starts_loopback_components_reuses_them_and_down_stops_exactly_them(embedded_home: Path):
+    from quire import airflow_runtime as rt
+
+    port = rt.free_port()
+    first = _quire("up", "--port", str(port))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"http://127.0.0.1:{port}" in first.stdout and "password" in first.stdout
+    for component in rt.COMPONENTS:
+        assert f"{component:14} started" in first.stdout
+
+    paths = rt.RuntimePaths(embedded_home.resolve())
+    records = {c: rt.ComponentRecord.read(paths.pid_file(c)) for c in rt.COMPONENTS}
+    assert all(r is not None and rt.is_alive(r) for r in records.values())
+    everything = set().union(*(_group_members(r.pgid) for r in records.values()))
+    listening = _listening_ports(everything)
+    assert listening == [f"127.0.0.1:{port}"], listening  # only the api-server, only on loopback
+
+    # the generated admin can log in and the health endpoint reports every component
+    client = rt.AirflowClient(f"http://127.0.0.1:{port}", rt.ADMIN_USER, rt.load_secrets(paths)["admin_password"])
+    assert client.request("GET", "/version")["version"].startswith("3.3")
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/monitor/health", timeout=10) as response:
+        health = json.loads(response.read())
+    assert health["scheduler"]["status"] == "healthy"
+
+    again = _quire("up", "--port", str(port))
+    assert again.returncode == 0, again.stderr
+    for component in rt.COMPONENTS:
+        assert f"{component:14} already running" in again.stdout
+    assert {c: rt.ComponentRecord.read(paths.pid_file(c)).pid for c in rt.COMPONENTS} == \
+        {c: r.pid for c, r in records.items()}
+    assert "migrated" not in again.stdout  # the metadata database is migrated once
+
+    # a process outside our groups survives `quire down`
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        down = _quire("down")
+        assert down.returncode == 0, down.stderr
+        for record in records.values():
+            deadline = time.monotonic() + 5
+            while _group_members(record.pgid) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not _group_members(record.pgid), f"{record.component} group still has processes"
+            assert not paths.pid_file(record.component).exists()
+        assert bystander.poll() is None
+    finally:
+        bystander.kill()
+        bystander.wait()
+    assert "not running" in _quire("down").stdout
