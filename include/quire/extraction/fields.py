@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from quire.extraction import labels
-from quire.extraction.layout import DocumentContext, NumberToken, TextLine, build_context, find_numbers, text_below
+from quire.extraction.layout import (
+    DocumentContext,
+    NumberToken,
+    TextLine,
+    build_context,
+    find_numbers,
+    split_segments,
+    text_below,
+)
 from quire.extraction.line_items import extract_line_items
 from quire.extraction.normalise import DateMatch, find_dates, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
@@ -284,20 +292,18 @@ def _is_name_like(line: TextLine) -> bool:
             and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text))
 
 
-def _customer_block(lines: Sequence[TextLine]) -> set[int]:
-    """Positions of the lines under a "Bill to"/"Kunde"/... label in the label's column."""
+def _customer_block(segments: Sequence[TextLine]) -> set[int]:
+    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column."""
     blocked: set[int] = set()
-    for position, line in enumerate(lines):
-        match = labels.CUSTOMER_BLOCK.search(line.text)
-        if match is None:
+    for position, segment in enumerate(segments):
+        if labels.CUSTOMER_BLOCK.search(segment.text) is None:
             continue
-        words = line.words_in_span(match.start(), match.end())
-        x0 = words[0].x0 - 2 * line.char_width()
         blocked.add(position)
-        for offset, below in enumerate(lines[position + 1:position + 6], start=position + 1):
-            if below.page_number != line.page_number:
+        left, right = segment.x0 - 2 * segment.char_width(), segment.x1 + 2 * segment.char_width()
+        for offset, below in enumerate(segments[position + 1:position + 12], start=position + 1):
+            if below.page_number != segment.page_number or below.top - segment.bottom > 8 * segment.height:
                 break
-            if below.x0 >= x0 and below.top - line.bottom < 8 * line.height:
+            if left <= below.x0 <= right:
                 blocked.add(offset)
     return blocked
 
@@ -305,42 +311,62 @@ def _customer_block(lines: Sequence[TextLine]) -> set[int]:
 def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
     """Vendor name and address from the head of the first page.
 
-    The name is the first name-like line near the top, preferring a line with a company
-    suffix (Sdn Bhd, GmbH, Ltd, B.V. ...) or a "From:"/"Seller" block; the address is the
-    run of lines that follows it, up to contact or registration details.
+    Works on line segments (blocks side by side are separate), so "ACME Ltd ... INVOICE"
+    yields the name alone. The name is the first name-like segment near the top, preferring
+    one with a company suffix (Sdn Bhd, GmbH, Ltd, B.V. ...) or one after a "From:"/"Seller"
+    label, never one in the customer's block; the address is the run of segments below it in
+    the same column, up to contact or registration details.
     """
-    first_page = [line for line in lines if line.page_number == (lines[0].page_number if lines else 1)]
-    head = first_page[:14]
-    if not head:
+    if not lines:
         return _MISSING, _MISSING
+    first_page = [segment for line in lines if line.page_number == lines[0].page_number
+                  for segment in split_segments(line)]
+    head = first_page[:20]
     blocked = _customer_block(first_page)
-    vendor_block = next((p for p, line in enumerate(head) if labels.VENDOR_BLOCK.search(line.text)), None)
-    candidates = [p for p, line in enumerate(head) if p not in blocked and _is_name_like(line)]
+    vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)), None)
+    candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
     if vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
     if not candidates:
         return _MISSING, _MISSING
     with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
     name_position = with_suffix[0] if with_suffix else candidates[0]
-    name_line = head[name_position]
-    name_confidence = (0.85 if with_suffix or vendor_block is not None else 0.7) * name_line.confidence
-    address_lines = []
-    for position in range(name_position + 1, len(first_page)):
-        line = first_page[position]
-        text = line.text.strip()
-        if (position in blocked or labels.CONTACT.search(text) or _REGISTRATION_LINE.match(text)
-                or _PHONE_ONLY.match(text) or find_dates(text)
-                or _TITLE_ONLY.match(text) or labels.INVOICE_NUMBER.search(text)
-                or line.top - first_page[position - 1].bottom > 2.5 * line.height or len(address_lines) >= 5):
-            if address_lines or position - name_position > 2:
-                break
-            continue
-        address_lines.append(line)
-    name = FieldValue(_without_registration(name_line.text), name_confidence)
-    if not address_lines:
+    name_segment = head[name_position]
+    name_confidence = (0.85 if with_suffix or vendor_block is not None else 0.7) * name_segment.confidence
+    name = FieldValue(_without_registration(name_segment.text), name_confidence)
+    address = _address_below(first_page, name_position, blocked)
+    if not address:
         return name, _MISSING
-    address = " ".join(_clean(line.text) for line in address_lines)
-    return name, FieldValue(address, 0.7 * min(line.confidence for line in address_lines))
+    text = " ".join(_clean(segment.text) for segment in address)
+    return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
+    """The segments under the name, in its column, that read as address lines."""
+    name = segments[name_position]
+    left, right = name.x0 - 4 * name.char_width(), name.x1 + 4 * name.char_width()
+    address: list[TextLine] = []
+    previous = name
+    skipped = 0
+    for position in range(name_position + 1, len(segments)):
+        segment = segments[position]
+        if segment.x1 < left or segment.x0 > right or segment.index == previous.index:
+            continue  # another column, or the rest of a row already read
+        text = segment.text.strip()
+        if segment.top - previous.bottom > 2.5 * segment.height or len(address) >= 5:
+            break
+        if (position in blocked or labels.CONTACT.search(text) or _REGISTRATION_LINE.match(text)
+                or _PHONE_ONLY.match(text) or find_dates(text) or _TITLE_ONLY.match(text)
+                or labels.INVOICE_NUMBER.search(text) or labels.CUSTOMER_BLOCK.search(text)):
+            skipped += 1
+            # registration or contact lines may sit between the name and the address; after it they end it
+            if address or skipped > 2:
+                break
+            previous = segment
+            continue
+        address.append(segment)
+        previous = segment
+    return address
 
 
 def _without_registration(text: str) -> str:

@@ -107,6 +107,17 @@ def _overlaps(row: list[Word], word: Word) -> bool:
     return smaller > 0 and overlap >= _LINE_OVERLAP * smaller
 
 
+def split_segments(line: TextLine, gap_chars: float = 2.5) -> tuple[TextLine, ...]:
+    """Cut a line where words are further apart than ``gap_chars`` characters: side-by-side blocks."""
+    limit = gap_chars * line.char_width()
+    segments: list[list[Word]] = [[line.words[0]]]
+    for previous, word in zip(line.words, line.words[1:], strict=False):
+        if word.x0 - previous.x1 > limit:
+            segments.append([])
+        segments[-1].append(word)
+    return tuple(TextLine(line.page_number, line.index, tuple(words)) for words in segments)
+
+
 def document_lines(parsed: ParsedDocument) -> tuple[TextLine, ...]:
     """All lines of all pages in reading order."""
     return tuple(line for page in parsed.pages for line in group_lines(page))
@@ -175,7 +186,9 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     """
     tokens: list[NumberToken] = []
     words = list(line.words)
-    gap_limit = 0.6 * line.char_width()
+    # a space used as a thousands separator ("1 234,56") is a convention of decimal-comma documents;
+    # elsewhere only a gap narrower than a character joins two digit groups
+    gap_limit = (1.05 if decimal_separator == "," else 0.6) * line.char_width()
     i = 0
     while i < len(words):
         word = words[i]
@@ -184,7 +197,6 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
             i += 1
             continue
         x1 = word.x1
-        # a space used as a thousands separator leaves a gap narrower than a character
         while (i + 1 < len(words) and _GROUP_HEAD.match(text.split()[-1]) is not None
                and _GROUP_TAIL.match(words[i + 1].text) and words[i + 1].x0 - x1 <= gap_limit):
             text, x1 = text + " " + words[i + 1].text, words[i + 1].x1

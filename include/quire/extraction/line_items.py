@@ -88,11 +88,24 @@ def _merge_adjacent(columns: list[Column], char_width: float) -> tuple[Column, .
     return tuple(merged)
 
 
-def _column_of(x_center: float, columns: Sequence[Column]) -> Column:
+def _column_of(x0: float, x1: float, columns: Sequence[Column]) -> Column:
+    """The column a box belongs to: the band around its centre, except that anything ending
+    before the column after the description starts is description text (descriptions run
+    wider than their header word)."""
+    center = (x0 + x1) / 2
+    column = columns[-1]
     for left, right in zip(columns, columns[1:], strict=False):
-        if x_center < (left.x1 + right.x0) / 2:
-            return left
-    return columns[-1]
+        if center < (left.x1 + right.x0) / 2:
+            column = left
+            break
+    kinds = [c.kind for c in columns]
+    if "description" in kinds and column.kind != "description":
+        after_description = kinds.index("description") + 1
+        position = columns.index(column)
+        if position >= after_description and after_description < len(columns) \
+                and x1 <= columns[after_description].x0:
+            return columns[after_description - 1]
+    return column
 
 
 @dataclass
@@ -168,14 +181,14 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
     assigned: dict[str, NumberToken] = {}
     for token in numbers:
         words = [w for w in line.words if w.x0 >= token.x0 - 0.01 and w.x1 <= token.x1 + 0.01]
-        column = _column_of((token.x0 + token.x1) / 2, columns)
+        column = _column_of(token.x0, token.x1, columns)
         if column.kind in _NUMERIC_KINDS:
             assigned[column.kind] = token
             numeric_words.update(words)
         elif column.kind == "other":
             numeric_words.update(words)
     description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of((w.x0 + w.x1) / 2, columns).kind == "description"]
+                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"]
     return _Cells(description, assigned)
 
 

@@ -1,0 +1,165 @@
+import sys
+
+import pytest
+
+from quire.extraction.classify import classify_document
+from quire.extraction.fields import EXTRACTOR_VERSION, FIELD_NAMES, extract_fields
+from quire.model import Classification, Routing
+from quire.settings import Settings
+
+SETTINGS = Settings(template_dir=None, review_confidence=0.6)
+INVOICE = Classification("invoice", 0.9, "test")
+
+ENGLISH_USD = """
+Northwind Traders LLC                                   INVOICE
+1200 Harbor Blvd
+Seattle, WA 98101
+Phone: (206) 555-0100
+
+Bill To:                                   Invoice No: NW-2024-0117
+Contoso Corp                               Invoice Date: 03/04/2024
+9 Main Street                              Due Date: 04/03/2024
+
+Description                    Qty      Unit Price         Amount
+Consulting hours                10          150.00       1,500.00
+Travel expenses                  1          230.50         230.50
+                                          Subtotal       1,730.50
+                                          Sales Tax        138.44
+                                          Total          1,868.94
+All amounts in USD.
+"""
+
+GERMAN_EUR = """
+Müller & Söhne GmbH
+Industriestraße 5
+80331 München
+                                                  Rechnung
+Rechnungsnummer: RE-4711
+Rechnungsdatum: 05.03.2024
+Zahlbar bis: 04.04.2024
+
+Pos  Beschreibung              Menge    Einzelpreis        Betrag
+1    Wartung Heizung               2         125,00        250,00
+2    Ersatzteil Pumpe              1       1.000,00      1.000,00
+                                         Zwischensumme   1.250,00
+                                         MwSt 19%          237,50
+                                         Gesamtbetrag    1.487,50 EUR
+"""
+
+FRENCH = """
+Dupont SARL
+12 rue de la Paix
+75002 Paris
+FACTURE
+N° de facture : F-2024-009
+Date de facture : 1er février 2024
+Date d'échéance : 2 mars 2024
+Désignation                 Quantité     Prix unitaire      Montant
+Abonnement annuel                  1          1 200,00     1 200,00
+                                          Total HT        1 200,00
+                                          TVA 20 %          240,00
+                                          Total TTC       1 440,00 €
+"""
+
+DUTCH = """
+Jansen B.V.
+Kerkstraat 1
+1017 GA Amsterdam
+FACTUUR
+Factuurnummer: 2024-0042
+Factuurdatum: 07-05-2024
+Vervaldatum: 06-06-2024
+Omschrijving                Aantal     Prijs      Bedrag
+Koffiebonen 1kg                  3     12,50       37,50
+                                   Subtotaal       37,50
+                                   BTW 9%           3,38
+                                   Totaal          40,88 EUR
+"""
+
+
+def _values(extraction):
+    return {name: value.value for name, value in extraction.fields.items()}
+
+
+def test_english_invoice_in_dollars_reads_dates_month_first(make_document):
+    extraction = extract_fields(make_document(ENGLISH_USD), INVOICE, settings=SETTINGS)
+    assert _values(extraction) == {
+        "vendor_name": "Northwind Traders LLC",
+        "vendor_address": "1200 Harbor Blvd Seattle, WA 98101",
+        "invoice_number": "NW-2024-0117",
+        "issue_date": "2024-03-04",
+        "due_date": "2024-04-03",
+        "currency": "USD",
+        "subtotal_amount": "1730.50",
+        "tax_amount": "138.44",
+        "total_amount": "1868.94",
+    }
+    assert [(i.description, i.quantity, i.unit_price, i.amount) for i in extraction.line_items] == [
+        ("Consulting hours", "10", "150.00", "1500.00"), ("Travel expenses", "1", "230.50", "230.50")]
+    assert extraction.routing is Routing.AUTO, extraction.validation
+    assert extraction.extractor_version == EXTRACTOR_VERSION and extraction.template is None
+
+
+@pytest.mark.parametrize(("pages", "expected"), [
+    (GERMAN_EUR, {"vendor_name": "Müller & Söhne GmbH", "invoice_number": "RE-4711", "issue_date": "2024-03-05",
+                  "due_date": "2024-04-04", "currency": "EUR", "subtotal_amount": "1250.00",
+                  "tax_amount": "237.50", "total_amount": "1487.50"}),
+    (FRENCH, {"vendor_name": "Dupont SARL", "invoice_number": "F-2024-009", "issue_date": "2024-02-01",
+              "due_date": "2024-03-02", "currency": "EUR", "subtotal_amount": "1200.00", "tax_amount": "240.00",
+              "total_amount": "1440.00"}),
+    (DUTCH, {"vendor_name": "Jansen B.V.", "invoice_number": "2024-0042", "issue_date": "2024-05-07",
+             "due_date": "2024-06-06", "currency": "EUR", "subtotal_amount": "37.50", "tax_amount": "3.38",
+             "total_amount": "40.88"}),
+])
+def test_invoices_in_other_languages(make_document, pages, expected):
+    extraction = extract_fields(make_document(pages), INVOICE, settings=SETTINGS)
+    values = _values(extraction)
+    assert {name: values[name] for name in expected} == expected
+    assert extraction.routing is Routing.AUTO, extraction.validation
+
+
+def test_receipt_takes_the_rounded_total_before_payment_lines(make_document):
+    receipt = """
+      BOOK TA .K (TAMAN DAYA) SDN BHD
+              (789417-W)
+    NO.53 55,57 & 59, JALAN SAGU 18,
+            TAMAN DAYA,
+        81100 JOHOR BAHRU,
+              JOHOR.
+DATE: 25/12/2018 8:13:39 PM     CASHIER: MANIS
+TOTAL:                            9.01
+ROUNDING ADJUSTMENT:             -0.01
+ROUNDED TOTAL (RM):               9.00
+CASH                             10.00
+CHANGE                            1.00
+GST SUMMARY
+TOTAL                             8.49
+"""
+    document = make_document(receipt)
+    extraction = extract_fields(document, classify_document(document), settings=SETTINGS)
+    values = _values(extraction)
+    assert values["vendor_name"] == "BOOK TA .K (TAMAN DAYA) SDN BHD"
+    assert values["vendor_address"] == "NO.53 55,57 & 59, JALAN SAGU 18, TAMAN DAYA, 81100 JOHOR BAHRU, JOHOR."
+    assert values["issue_date"] == "2018-12-25"
+    assert values["total_amount"] == "9.00"
+    assert values["currency"] == "MYR"
+
+
+def test_every_field_is_present_even_when_nothing_is_found(make_document):
+    extraction = extract_fields(make_document("nothing useful here"), INVOICE, settings=SETTINGS)
+    assert tuple(extraction.fields) == FIELD_NAMES
+    assert extraction.routing is Routing.REVIEW
+
+
+def test_same_input_gives_identical_output(make_document):
+    first = extract_fields(make_document(ENGLISH_USD, GERMAN_EUR), INVOICE, settings=SETTINGS)
+    second = extract_fields(make_document(ENGLISH_USD, GERMAN_EUR), INVOICE, settings=SETTINGS)
+    assert first == second
+
+
+def test_the_package_does_not_import_airflow(monkeypatch):
+    monkeypatch.setitem(sys.modules, "airflow", None)
+    for name in [m for m in sys.modules if m.startswith("quire.extraction")]:
+        monkeypatch.delitem(sys.modules, name)
+    import quire.extraction.fields  # noqa: F401
+    import quire.extraction.split  # noqa: F401

@@ -1,0 +1,86 @@
+from quire.extraction.layout import document_lines
+from quire.extraction.line_items import extract_line_items
+
+
+def _rows(document, decimal_separator="."):
+    table = extract_line_items(document_lines(document), decimal_separator)
+    return [(i.description, i.quantity, i.unit_price, i.amount) for i in table.items], table
+
+
+def test_rows_follow_the_header_columns(make_document):
+    rows, table = _rows(make_document("""
+ACME Ltd                                   INVOICE
+#  Description              Qty   Unit price     Amount
+1  Blue widgets               2        10.00      20.00
+2  Red widget, large          1     1,250.00   1,250.00
+3  Shipping 2 boxes           1         7.5        7.50
+                                    Subtotal   1,277.50
+                                    Total      1,277.50
+"""))
+    assert rows == [
+        ("Blue widgets", "2", "10.00", "20.00"),
+        ("Red widget, large", "1", "1250.00", "1250.00"),
+        ("Shipping 2 boxes", "1", "7.50", "7.50"),
+    ]
+    assert table.header_found and table.rows_seen == 3
+
+
+def test_german_table_with_decimal_commas_and_a_vat_column(make_document):
+    rows, _ = _rows(make_document("""
+Pos  Bezeichnung            Menge   Einzelpreis   MwSt    Betrag
+1    Beratung Stunde          3,5        120,00    19     420,00
+2    Reisekosten                1      1.080,00    19   1.080,00
+                                         Summe netto    1.500,00
+"""), ",")
+    assert rows == [("Beratung Stunde", "3.5", "120.00", "420.00"),
+                    ("Reisekosten", "1", "1080.00", "1080.00")]
+
+
+def test_a_description_on_two_lines_stays_with_its_row(make_document):
+    rows, _ = _rows(make_document("""
+Description                 Qty      Price     Amount
+Annual licence                1     100.00     100.00
+  (renewal, 12 months)
+Support hours                 2      50.00     100.00
+                              Total            200.00
+"""))
+    assert rows == [("Annual licence (renewal, 12 months)", "1", "100.00", "100.00"),
+                    ("Support hours", "2", "50.00", "100.00")]
+
+
+def test_receipt_rows_print_the_description_above_the_numbers(make_document):
+    rows, _ = _rows(make_document("""
+ITEM                   QTY   PRICE   AMOUNT
+KF MODELLING CLAY
+                         1    9.00     9.00
+COLOUR PENCIL 12S
+                         2    3.50     7.00
+TOTAL:                                16.00
+"""))
+    assert rows == [("KF MODELLING CLAY", "1", "9.00", "9.00"), ("COLOUR PENCIL 12S", "2", "3.50", "7.00")]
+
+
+def test_a_table_continues_on_the_next_page_with_or_without_a_repeated_header(make_document):
+    page_one = """
+Description          Qty    Price    Amount
+Item one               1    10.00     10.00
+Item two               1    20.00     20.00
+                                  Page 1 of 3
+"""
+    page_two = """
+Invoice INV-1 (continued)
+Description          Qty    Price    Amount
+Item three             1    30.00     30.00
+"""
+    page_three = """
+Item four              1    40.00     40.00
+                        Total        100.00
+"""
+    rows, table = _rows(make_document(page_one, page_two, page_three))
+    assert [r[0] for r in rows] == ["Item one", "Item two", "Item three", "Item four"]
+    assert table.rows_seen == 4
+
+
+def test_no_header_no_items(make_document):
+    rows, table = _rows(make_document("Dear Sir,\nPlease find 2 parcels worth 10.00 each.\n"))
+    assert rows == [] and not table.header_found
