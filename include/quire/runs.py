@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
@@ -81,11 +81,14 @@ class ClaimResult:
 
 
 def claim_documents(ctx: QuireContext, *, owner: str, limit: int,
-                    document_ids: Sequence[str] | None = None) -> ClaimResult:
+                    document_ids: Sequence[str] | None = None,
+                    received_between: tuple[datetime, datetime] | None = None) -> ClaimResult:
     """Claim up to ``limit`` root documents for ``owner``: pending ones, and ones whose lease expired.
 
     With ``document_ids`` only those are considered (a manual trigger for one
-    document shows that document alone).
+    document shows that document alone). With ``received_between`` (start
+    inclusive, end exclusive) only documents received in that interval are
+    (a backfill run over a date range).
     """
     result = ClaimResult()
     lease = timedelta(seconds=ctx.settings.lease_seconds)
@@ -100,6 +103,9 @@ def claim_documents(ctx: QuireContext, *, owner: str, limit: int,
                  .with_for_update(skip_locked=True))
         if document_ids:
             query = query.where(Document.id.in_([uuid.UUID(str(d)) for d in document_ids]))
+        if received_between is not None:
+            query = query.where(Document.received_at >= received_between[0],
+                                Document.received_at < received_between[1])
         for document in session.execute(query).scalars():
             if document.lease_owner == owner:
                 pass  # this run already holds it (a retried fetch): no new attempt is spent
