@@ -11,6 +11,9 @@ Each page after the first is judged by the first rule that applies, in this orde
 6. ``title_heading``: a title (Invoice, Rechnung, Facture, Factuur, Credit note, a letter's
    salutation ...) in the head of the page starts a part.
 7. ``no_start_signal``: otherwise the page continues the part.
+
+The first page starts a part (``first_page``), as does the first page after a blank one
+(``after_separator``); a document with only blank pages stays whole (``all_pages_blank``).
 """
 
 from __future__ import annotations
@@ -25,8 +28,6 @@ from quire.model import PageText, ParsedDocument, SplitPart, SplitPlan
 
 #: bump whenever a rule or its order changes
 SPLIT_RULE_VERSION = "split-rules-1"
-RULES = ("first_page", "blank_separator", "page_1_of_n", "page_k_of_n", "continued_marker", "page_count_reached",
-         "new_document_number", "same_document_number", "title_heading", "no_start_signal")
 
 _PAGE_OF = re.compile(r"\b(?:page|seite|pagina|blad|p\.)\s*(\d{1,3})\s*(?:of|von|/|sur|van|de|uit)\s*(\d{1,3})\b",
                       re.IGNORECASE)

@@ -1,0 +1,97 @@
+import pytest
+
+from quire.extraction.line_items import LineItemTable
+from quire.extraction.validate import route, validate_extraction
+from quire.model import FieldValue, LineItem, Routing, ValidationResult
+
+SURE, UNSURE = 0.95, 0.3
+
+
+def _fields(**values):
+    base = {"vendor_name": "ACME Ltd", "invoice_number": "INV-1", "issue_date": "2024-01-31", "currency": "EUR",
+            "subtotal_amount": "30.00", "tax_amount": "6.00", "total_amount": "36.00"}
+    base.update(values)
+    return {name: FieldValue(value, SURE) if not isinstance(value, FieldValue) else value
+            for name, value in base.items()}
+
+
+def _table(*rows, rows_seen=None):
+    items = tuple(LineItem(d, q, p, a, SURE) for d, q, p, a in rows)
+    return LineItemTable(items, len(items) if rows_seen is None else rows_seen, True)
+
+
+GOOD_ROWS = (("Widget", "2", "10.00", "20.00"), ("Gadget", "1", "10.00", "10.00"))
+
+
+def _failed(results):
+    return {r.rule: r.blocking for r in results if not r.ok}
+
+
+def test_a_consistent_invoice_is_routed_automatically():
+    results, routing = validate_extraction(_fields(), _table(*GOOD_ROWS), "invoice", 0.6)
+    assert _failed(results) == {} and routing is Routing.AUTO
+
+
+def test_line_amounts_may_differ_from_the_subtotal_by_a_cent_per_line():
+    _, routing = validate_extraction(_fields(subtotal_amount="30.02", total_amount="36.02"),
+                                     _table(*GOOD_ROWS), "invoice", 0.6)
+    assert routing is Routing.AUTO
+
+
+def test_lines_that_do_not_add_up_block_the_document():
+    results, routing = validate_extraction(_fields(subtotal_amount="40.00", total_amount="46.00"),
+                                           _table(*GOOD_ROWS), "invoice", 0.6)
+    assert _failed(results) == {"lines_match_total": True} and routing is Routing.BLOCKED
+
+
+def test_a_mismatch_on_an_unsure_reading_asks_for_review_instead():
+    fields = _fields(subtotal_amount=FieldValue("40.00", UNSURE), total_amount="46.00")
+    results, routing = validate_extraction(fields, _table(*GOOD_ROWS), "invoice", 0.6)
+    assert _failed(results) == {"field_confidence": False, "lines_match_total": False}
+    assert routing is Routing.REVIEW
+
+
+def test_subtotal_plus_tax_must_equal_total():
+    results, routing = validate_extraction(_fields(total_amount="37.00"), _table(*GOOD_ROWS), "invoice", 0.6)
+    assert _failed(results) == {"subtotal_plus_tax_equals_total": True} and routing is Routing.BLOCKED
+
+
+def test_without_a_subtotal_lines_are_compared_to_total_less_tax():
+    _, routing = validate_extraction(_fields(subtotal_amount=None), _table(*GOOD_ROWS), "invoice", 0.6)
+    assert routing is Routing.AUTO
+
+
+def test_row_arithmetic_and_row_count_ask_for_review():
+    rows = (("Widget", "2", "10.00", "21.00"), ("Gadget", "1", "9.00", "9.00"))
+    results, routing = validate_extraction(_fields(), _table(*rows, rows_seen=3), "invoice", 0.6)
+    assert _failed(results) == {"row_quantity_times_price": False, "row_count": False}
+    assert routing is Routing.REVIEW
+
+
+def test_missing_required_fields_ask_for_review():
+    results, routing = validate_extraction(_fields(invoice_number=None), _table(*GOOD_ROWS), "invoice", 0.6)
+    assert _failed(results) == {"required_fields": False} and routing is Routing.REVIEW
+    assert "invoice_number" in next(r.detail for r in results if r.rule == "required_fields")
+
+
+def test_a_receipt_needs_no_invoice_number():
+    _, routing = validate_extraction(_fields(invoice_number=None, currency=None), _table(*GOOD_ROWS), "receipt", 0.6)
+    assert routing is Routing.AUTO
+
+
+@pytest.mark.parametrize(("doc_type", "expected"), [("invoice", Routing.BLOCKED), ("credit_note", Routing.AUTO)])
+def test_a_negative_total_is_only_allowed_on_a_credit_note(doc_type, expected):
+    fields = _fields(subtotal_amount="-30.00", tax_amount="-6.00", total_amount="-36.00")
+    rows = (("Return", "-1", "30.00", "-30.00"),)
+    results, routing = validate_extraction(fields, _table(*rows), doc_type, 0.6)
+    assert routing is expected, results
+
+
+def test_unsupported_document_types_go_to_review():
+    _, routing = validate_extraction(_fields(), _table(), "letter", 0.6)
+    assert routing is Routing.REVIEW
+
+
+def test_route_prefers_blocked_over_review():
+    assert route([ValidationResult("a", False), ValidationResult("b", False, blocking=True)]) is Routing.BLOCKED
+    assert route([ValidationResult("a", True)]) is Routing.AUTO
