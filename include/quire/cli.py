@@ -42,6 +42,25 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_extract(args: argparse.Namespace) -> int:
+    from quire.intake import iter_input_files
+    from quire.offline import extract_file_records
+
+    settings = get_settings()
+    for path in iter_input_files(Path(p) for p in args.paths):
+        record = extract_file_records(path, settings, password=args.password)
+        if args.json:
+            print(json.dumps(record, sort_keys=True, ensure_ascii=False), flush=True)
+            continue
+        print(f"{path}: {record['status']}" + (f" ({record['reason']})" if record["reason"] else "")
+              + f", {record['pages']} pages ({record['ocr_pages']} OCR)")
+        for doc in record["documents"]:
+            fields = ", ".join(f"{k}={v['value']}" for k, v in doc["fields"].items() if v["value"] is not None)
+            print(f"  pages {doc['page_range'][0]}-{doc['page_range'][1]} {doc['doc_type']}"
+                  f" ({doc['doc_type_confidence']}) {doc['routing']}: {fields}")
+    return 0
+
+
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     from quire.db.engine import get_engine
     from quire.db.migrate import upgrade
@@ -196,6 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--source", default="cli", help="name of the channel the files came through")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bar on folders")
     ingest.set_defaults(handler=cmd_ingest)
+
+    extract = commands.add_parser("extract", help="parse, split, classify and extract files in-process "
+                                  "(no database, no Airflow)")
+    extract.add_argument("paths", nargs="+", metavar="FILE")
+    extract.add_argument("--json", action="store_true", help="one JSON object per input file")
+    extract.add_argument("--password", help="password for encrypted PDFs")
+    extract.set_defaults(handler=cmd_extract)
 
     status = commands.add_parser("status", help="documents per state, and those needing attention")
     status.add_argument("--json", action="store_true")
