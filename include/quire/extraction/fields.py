@@ -8,7 +8,7 @@ a lower confidence. A matching vendor template (templates.py) overrides what it 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -109,16 +109,21 @@ def _identifier(text: str) -> str | None:
 
 
 def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
-    """The document number next to its label; labelled values only (a bare number is too risky)."""
-    for position, line in enumerate(lines):
-        for match in labels.INVOICE_NUMBER.finditer(line.text):
-            value = _identifier(_text_after(line, match.end()))
-            if value is not None:
-                return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
-            for text, below in text_below(lines, position, match.start(), match.end()):
-                value = _identifier(text)
+    """The document number next to its label; labelled values only (a bare number is too risky).
+
+    Invoice, credit note and receipt numbers come first; an order number only counts where
+    none of those is printed (on an invoice it is the customer's reference).
+    """
+    for pattern in (labels.INVOICE_NUMBER, labels.ORDER_NUMBER):
+        for position, line in enumerate(lines):
+            for match in pattern.finditer(line.text):
+                value = _identifier(_text_after(line, match.end()))
                 if value is not None:
-                    return FieldValue(value, _LABELLED_BELOW * below.confidence)
+                    return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
+                for text, below in text_below(lines, position, match.start(), match.end()):
+                    value = _identifier(text)
+                    if value is not None:
+                        return FieldValue(value, _LABELLED_BELOW * below.confidence)
     return _MISSING
 
 
@@ -337,7 +342,7 @@ def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
     address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
-    text = " ".join(_clean(segment.text) for segment in address)
+    text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
 
 
@@ -367,6 +372,14 @@ def _address_below(segments: Sequence[TextLine], name_position: int, blocked: se
         address.append(segment)
         previous = segment
     return address
+
+
+def _join_address(address_lines: Iterable[str]) -> str:
+    """Address lines joined with ", ", where a line does not already end with a comma."""
+    joined = ""
+    for line in address_lines:
+        joined = line if not joined else joined + (" " if joined.endswith(",") else ", ") + line
+    return joined
 
 
 def _without_registration(text: str) -> str:

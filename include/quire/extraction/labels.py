@@ -18,12 +18,20 @@ _NO = r"(?:no|nr|n[°o]|num(?:ber|mer|éro|ero)?|#)\.?"
 INVOICE_NUMBER = _any(
     rf"\b(?:tax\s+)?invoice\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
     rf"\b(?:document|doc)\s*{_NO}", rf"\bcredit\s*note\s*{_NO}", rf"\bcredit\s*memo\s*{_NO}",
-    rf"\bpurchase\s*order\s*{_NO}", rf"\bp\.?o\.?\s*{_NO}",
-    r"\brechnungs?[\s-]*(?:nummer|nr\.?)", r"\bgutschrifts?[\s-]*(?:nummer|nr\.?)", r"\bbestell[\s-]*(?:nummer|nr\.?)",
+    rf"\btrans(?:action)?\s*{_NO}", r"\bbeleg[\s-]*(?:nummer|nr\.?)", r"\bbon[\s-]*(?:nummer|nr\.?)",
+    r"\bbonnr\.?", r"\bticket\s*n[°o]", r"\bn[°o]\s*de\s*ticket",
+    r"\brechnungs?[\s-]*(?:nummer|nr\.?)", r"\bgutschrifts?[\s-]*(?:nummer|nr\.?)",
     r"\bn[°o]\s*(?:de\s+)?(?:la\s+)?facture", r"\bfacture\s*n[°o]", r"\bnum[ée]ro\s*de\s*(?:la\s+)?facture",
-    r"\bn[°o]\s*d['’]avoir", r"\bavoir\s*n[°o]", r"\bn[°o]\s*de\s*commande",
+    r"\bn[°o]\s*d['’]avoir", r"\bavoir\s*n[°o]",
     r"\bfactuur\s*(?:nummer|nr\.?)", r"\bfactuurnr\.?", r"\bcreditnota\s*(?:nummer|nr\.?)",
     r"\binvoice\s*(?=:)",
+)
+#: order numbers: the document number of a purchase order, but only a reference on an invoice,
+#: so they are read only where no invoice/credit/receipt number is printed
+ORDER_NUMBER = _any(
+    rf"\bpurchase\s*order\s*{_NO}", rf"\bp\.?o\.?\s*{_NO}", rf"\border\s*{_NO}", r"\bcommande\s*n[°o]",
+    r"\bordernummer", r"\bordernr\.?", r"\bbestelnummer", r"\bbestell[\s-]*(?:nummer|nr\.?)",
+    r"\bn[°o]\s*de\s*commande",
 )
 
 #: (kind, pattern); a longer label wins over a shorter one it contains ("due date" over "date")
@@ -61,7 +69,8 @@ TOTAL_STRONG = _any(
     r"\bgesamtbetrag", r"\brechnungsbetrag", r"\bendbetrag", r"\bzu\s*zahlen", r"\bgesamtsumme",
     r"\bsumme\s*brutto", r"\bbrutto(?:betrag)?", r"\btotal\s*ttc", r"\bmontant\s*(?:total|ttc)",
     r"\bnet\s*[àa]\s*payer", r"\bmontant\s*d[ûu]", r"\btotal\s*[àa]\s*payer", r"\btotaal\s*te\s*betalen",
-    r"\bte\s*betalen", r"\btotaalbedrag", r"\btotaal\s*incl", r"\bjumlah\b",
+    r"\bte\s*betalen", r"\btotaalbedrag", r"\btotaal\s*incl", r"\bjumlah\b", r"\bgutschriftsbetrag",
+    r"\bte\s*crediteren", r"\bmontant\s*[àa]\s*rembourser",
 )
 #: payment lines end the totals block of a receipt: totals printed after them are summaries
 PAYMENT = _any(r"\bcash\b", r"\bchange\b", r"\btender", r"\bpaid\b", r"\bvisa\b", r"\bmaster\s*card\b",
@@ -108,7 +117,7 @@ TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 #: the block that names the customer, which must not be mistaken for the vendor
 CUSTOMER_BLOCK = _any(
-    r"\bbill(?:ed)?\s*to\b", r"\bship(?:ped)?\s*to\b", r"\bsold\s*to\b", r"\bcustomer\b", r"\bclient\b",
+    r"\bbill(?:ed)?\s*to\b", r"\binvoice\s*to\b", r"^\s*an\s*:?\s*$", r"^\s*aan\s*:?\s*$", r"\bship(?:ped)?\s*to\b", r"\bsold\s*to\b", r"\bcustomer\b", r"\bclient\b",
     r"\bdeliver\s*to\b", r"\brechnungsempf[äa]nger", r"\brechnungsadresse", r"\blieferadresse", r"\bkunde\b",
     r"\ban\s*:", r"\bfactur[ée]\s*[àa]\b", r"\blivr[ée]\s*[àa]\b", r"\bdestinataire\b", r"\bklant\b",
     r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:",

@@ -21,7 +21,7 @@ from quire.model import LineItem, Word
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
     ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
                    r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
-                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b"),
+                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b|\btarief\b"),
     ("amount", r"\bline\s*total|\bamount\b|\bbetrag\b|\bgesamt(?:preis)?\b|\bmontant(?:\s*ht)?\b|\bbedrag\b|"
                r"\btotal\b|\btotaal\b|\bsumme\b"),
     ("quantity", r"\bqty\b|\bquantity\b|\bmenge\b|\banzahl\b|\bquantit[ée]\b|\bqt[ée]\b|\baantal\b|\bhoeveelheid\b"),
@@ -31,7 +31,8 @@ _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile
 ))
 #: page furniture that is never part of a row description
 _FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\bfortsetzung\b|\bsuite\b|"
-                        r"\bvervolg\b|\bcarried\s*forward\b|\bübertrag\b|\breport\b", re.IGNORECASE)
+                        r"\bvervolg\b|\b(?:carried|brought)\s*forward\b|\bübertrag\b|\b[àa]\s*reporter\b|"
+                        r"^\W*(?:report|transport)\W*(?:\S*\d\S*\W*)?$", re.IGNORECASE)
 _NUMERIC_KINDS = ("quantity", "unit_price", "amount")
 
 
@@ -58,6 +59,9 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
         for match in pattern.finditer(line.text):
             if all(match.end() <= s or match.start() >= e for s, e, _ in claimed):
                 claimed.append((match.start(), match.end(), kind))
+    descriptions = sorted((c for c in claimed if c[2] == "description"), key=lambda c: c[0])
+    for extra in descriptions[:-1]:  # "Item" before "Description" numbers the rows
+        claimed[claimed.index(extra)] = (extra[0], extra[1], "other")
     kinds = {kind for _, _, kind in claimed}
     if len(kinds) < 2 or not kinds & {"amount", "unit_price"}:
         return None

@@ -85,7 +85,7 @@ def test_english_invoice_in_dollars_reads_dates_month_first(make_document):
     extraction = extract_fields(make_document(ENGLISH_USD), INVOICE, settings=SETTINGS)
     assert _values(extraction) == {
         "vendor_name": "Northwind Traders LLC",
-        "vendor_address": "1200 Harbor Blvd Seattle, WA 98101",
+        "vendor_address": "1200 Harbor Blvd, Seattle, WA 98101",
         "invoice_number": "NW-2024-0117",
         "issue_date": "2024-03-04",
         "due_date": "2024-04-03",

@@ -84,3 +84,14 @@ Item four              1    40.00     40.00
 def test_no_header_no_items(make_document):
     rows, table = _rows(make_document("Dear Sir,\nPlease find 2 parcels worth 10.00 each.\n"))
     assert rows == [] and not table.header_found
+
+
+def test_an_item_column_before_the_description_only_numbers_rows(make_document):
+    rows, _ = _rows(make_document("""
+Item  Description           Qty     Rate     Amount
+1     Design work          2.5    80.00     200.00
+      Brought forward                       200.00
+2     Hosting                1    20.00      20.00
+                            Total            220.00
+"""))
+    assert rows == [("Design work", "2.5", "80.00", "200.00"), ("Hosting", "1", "20.00", "20.00")]
