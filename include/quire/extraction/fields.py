@@ -84,14 +84,9 @@ def extract_generic_fields(context: DocumentContext) -> dict[str, FieldValue]:
 
 # -- label geometry --------------------------------------------------------------------------------------
 
-def _text_after(line: TextLine, end: int, stop_pattern: re.Pattern[str] | None = None) -> str:
-    """Text right of a label, up to the next label of the same family on the line."""
-    rest = line.text[end:]
-    if stop_pattern is not None:
-        following = stop_pattern.search(rest)
-        if following is not None and following.start() > 0:
-            rest = rest[:following.start()]
-    return rest
+def _text_after(line: TextLine, end: int) -> str:
+    """Text right of a label on its line."""
+    return line.text[end:]
 
 
 # -- invoice number --------------------------------------------------------------------------------------
