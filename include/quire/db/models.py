@@ -44,6 +44,12 @@ class Document(Base):
         Index("ix_documents_lease", "lease_expires_at", postgresql_where=text("lease_owner IS NOT NULL")),
         Index("ix_documents_received", "received_at", "id"),
         Index("ix_documents_parent", "parent_id"),
+        # the UI's list: filter + newest-first keyset pages, name and hash-prefix search (migration 0002)
+        Index("ix_documents_state_received", "state", "received_at", "id"),
+        Index("ix_documents_type_received", "doc_type", "received_at", "id"),
+        Index("ix_documents_sha256_prefix", "sha256", postgresql_ops={"sha256": "text_pattern_ops"}),
+        Index("ix_documents_name_trgm", "original_name", postgresql_using="gin",
+              postgresql_ops={"original_name": "gin_trgm_ops"}),
         UniqueConstraint("parent_id", "split_index", name="uq_documents_parent_split"),
     )
 
@@ -84,7 +90,8 @@ class DocumentSource(Base):
 
     __tablename__ = "document_sources"
     __table_args__ = (Index("ix_document_sources_document", "document_id", "received_at"),
-                      Index("ix_document_sources_name", "original_name"))
+                      Index("ix_document_sources_name", "original_name"),
+                      Index("ix_document_sources_source", "source", "document_id"))
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     document_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"), nullable=False)
