@@ -1,0 +1,237 @@
+"""OCR engines behind one Protocol, and the factory that picks one from settings.
+
+``settings.ocr_engine`` is either ``"tesseract"`` (the real engine, wrapped in
+the content-addressed cache) or ``"package.module:ClassName"``; such a class is
+called with the :class:`Settings` object, which is how tests select doubles (a
+crashing or counting engine) by configuration alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from PIL import Image
+
+from quire.engines.preprocess import Preprocessing, prepare_image
+from quire.errors import EngineError, TerminalError
+from quire.loading import load_object
+from quire.model import Word
+from quire.settings import Settings
+
+#: tesseract pages-segmentation mode 3: fully automatic layout, no OSD (OSD runs separately, on demand)
+AUTO_SEGMENTATION = 3
+#: below this mean word confidence a page may be upside down or sideways: ask OSD
+OSD_CONFIDENCE_THRESHOLD = 0.75
+#: share of (3+ letter) words taller than wide from which a page counts as turned by 90/270 degrees
+VERTICAL_WORD_SHARE = 0.5
+#: OSD orientation confidence below this is a guess; the page is then left as it is
+MIN_OSD_CONFIDENCE = 1.0
+#: the upright reading is kept over OSD's only if it is this much more confident: tesseract reads
+#: sideways text almost as well, but its word boxes are then vertical and its lines out of order
+TURNED_CONFIDENCE_SLACK = 0.05
+_UPRIGHT_TRANSPOSE = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180,
+                      270: Image.Transpose.ROTATE_90}
+
+
+@dataclass(frozen=True, slots=True)
+class OcrResult:
+    """What an engine read on one image.
+
+    ``words`` are in points in the frame of the image turned upright, i.e.
+    after turning it clockwise by ``rotation`` degrees.
+    """
+
+    text: str
+    words: tuple[Word, ...]
+    confidence: float  # 0..1, mean over the characters of the words
+    rotation: int = 0  # 0/90/180/270: clockwise turn applied to read the page
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "words": [w.to_json() for w in self.words],
+                "confidence": self.confidence, "rotation": self.rotation}
+
+    @classmethod
+    def from_json(cls, data: dict) -> OcrResult:
+        return cls(data["text"], tuple(Word.from_json(row) for row in data["words"]),
+                   float(data["confidence"]), int(data["rotation"]))
+
+
+@runtime_checkable
+class OcrEngine(Protocol):
+    """Reads one page image. ``settings_key`` names every option that changes the output."""
+
+    name: str
+    version: str
+    settings_key: str
+
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        """OCR ``image`` rendered at ``dpi``; raises :class:`EngineError` when the engine fails."""
+        ...
+
+
+def get_ocr_engine(settings: Settings) -> OcrEngine:
+    """The engine ``settings.ocr_engine`` names (see the module docstring)."""
+    if settings.ocr_engine == "tesseract":
+        from quire.engines.ocr_cache import CachedOcrEngine
+
+        return CachedOcrEngine(TesseractEngine.from_settings(settings), settings.cache_root / "ocr")
+    try:
+        engine_class = load_object(settings.ocr_engine)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise TerminalError(f"cannot load OCR engine {settings.ocr_engine!r}: {exc}") from exc
+    return engine_class(settings)
+
+
+class TesseractEngine:
+    """The tesseract CLI, one process per page, on an uncompressed image file.
+
+    The CLI on a file path avoids pytesseract's PNG re-encoding (~0.45 s a page);
+    ``OMP_THREAD_LIMIT=1`` keeps tesseract's OpenMP threads from fighting over the
+    cores that parallel workers already use (3.2 s vs 4.9-6.4 s a page).
+    """
+
+    name = "tesseract"
+
+    def __init__(self, languages: str = "eng", preprocessing: Preprocessing | None = None,
+                 *, binary: str = "tesseract", timeout_seconds: float = 600) -> None:
+        self.languages = languages
+        self.preprocessing = preprocessing or Preprocessing()
+        self.binary = binary
+        self.timeout_seconds = timeout_seconds
+        self.settings_key = f"lang={languages};psm={AUTO_SEGMENTATION};osd=auto;{self.preprocessing.key}"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TesseractEngine:
+        return cls(settings.ocr_languages)
+
+    @property
+    def version(self) -> str:
+        return tesseract_version(self.binary)
+
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        """OCR with automatic layout; when the page looks turned, ask OSD and read it upright."""
+        prepared, ocr_dpi = prepare_image(image, dpi, self.preprocessing)
+        with tempfile.TemporaryDirectory(prefix="quire-ocr-") as scratch:
+            upright = self._read(prepared, ocr_dpi, Path(scratch) / "page.pnm")
+            if not _looks_turned(upright):
+                return upright
+            rotation = self._detect_rotation(Path(scratch) / "page.pnm", ocr_dpi)
+            if rotation == 0:
+                return upright
+            turned = self._read(prepared.transpose(_UPRIGHT_TRANSPOSE[rotation]), ocr_dpi,
+                                Path(scratch) / "turned.pnm")
+        if turned.confidence < upright.confidence - TURNED_CONFIDENCE_SLACK:
+            return upright
+        return OcrResult(turned.text, turned.words, turned.confidence, rotation)
+
+    def _read(self, image: Image.Image, dpi: float, path: Path) -> OcrResult:
+        image.save(path)  # PNM: no compression to pay for, and leptonica reads it natively
+        tsv = self._run([str(path), "stdout", "-l", self.languages, "--psm", str(AUTO_SEGMENTATION),
+                         "--dpi", str(round(dpi)), *self.preprocessing.tesseract_config, "tsv"])
+        return parse_tsv(tsv, dpi)
+
+    def _detect_rotation(self, path: Path, dpi: float) -> int:
+        """OSD's clockwise correction in degrees, or 0 when it cannot tell."""
+        try:
+            report = self._run([str(path), "stdout", "--psm", "0", "--dpi", str(round(dpi))])
+        except EngineError:
+            return 0  # OSD refuses pages with too few characters; that is not a failure of the page
+        return parse_osd(report)
+
+    def _run(self, arguments: list[str]) -> str:
+        env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+        try:
+            completed = subprocess.run([self.binary, *arguments], capture_output=True, env=env,
+                                       timeout=self.timeout_seconds, check=False)
+        except FileNotFoundError as exc:
+            raise EngineError(f"the OCR engine {self.binary!r} is not installed") from exc
+        except subprocess.TimeoutExpired as exc:
+            raise EngineError(f"tesseract took longer than {self.timeout_seconds:g} s") from exc
+        except OSError as exc:
+            raise EngineError(f"cannot run tesseract: {exc}") from exc
+        if completed.returncode != 0:
+            detail = completed.stderr.decode(errors="replace").strip().splitlines()
+            raise EngineError(f"tesseract exited with {completed.returncode}: {' / '.join(detail[-3:])}")
+        return completed.stdout.decode("utf-8", errors="replace")
+
+
+@functools.lru_cache(maxsize=4)
+def tesseract_version(binary: str = "tesseract") -> str:
+    """``5.3.0`` for ``tesseract 5.3.0``; asked once per process."""
+    try:
+        completed = subprocess.run([binary, "--version"], capture_output=True, timeout=30, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise EngineError(f"cannot ask {binary!r} for its version: {exc}") from exc
+    first_line = completed.stdout.decode(errors="replace").strip().splitlines()[0]
+    return first_line.split()[-1]
+
+
+def parse_tsv(tsv: str, dpi: float) -> OcrResult:
+    """Words (pixel boxes -> points), text in tesseract's reading order, and the mean confidence.
+
+    Lines end in a newline; a new block or paragraph adds an empty line, as tesseract's text output does.
+    """
+    to_points = 72.0 / dpi
+    words: list[Word] = []
+    lines: list[str] = []
+    current_line: list[str] = []
+    line_key = paragraph_key = None
+    for row in tsv.splitlines()[1:]:
+        fields = row.split("\t")
+        if len(fields) != 12 or fields[0] != "5":
+            continue  # level 5 rows are words; the others are page/block/paragraph/line summaries
+        text = fields[11].strip()
+        if not text:
+            continue
+        block, paragraph, line = fields[2], fields[3], fields[4]
+        if (block, paragraph, line) != line_key:
+            if current_line:
+                lines.append(" ".join(current_line))
+                current_line = []
+            if paragraph_key is not None and (block, paragraph) != paragraph_key:
+                lines.append("")
+            line_key, paragraph_key = (block, paragraph, line), (block, paragraph)
+        left, top, width, height = (int(v) for v in fields[6:10])
+        confidence = max(0.0, min(1.0, float(fields[10]) / 100))
+        words.append(Word(text, left * to_points, top * to_points, (left + width) * to_points,
+                          (top + height) * to_points, confidence))
+        current_line.append(text)
+    if current_line:
+        lines.append(" ".join(current_line))
+    characters = sum(len(w.text) for w in words)
+    confidence = sum((w.confidence or 0.0) * len(w.text) for w in words) / characters if characters else 0.0
+    return OcrResult("\n".join(lines), tuple(words), confidence)
+
+
+def parse_osd(report: str) -> int:
+    """The ``Rotate:`` value of a ``--psm 0`` report, if its orientation confidence is worth acting on."""
+    values = {}
+    for line in report.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            values[key.strip()] = value.strip()
+    try:
+        rotation = int(values["Rotate"]) % 360
+        confidence = float(values["Orientation confidence"])
+    except (KeyError, ValueError):
+        return 0
+    if rotation not in _UPRIGHT_TRANSPOSE or confidence < MIN_OSD_CONFIDENCE:
+        return 0
+    return rotation
+
+
+def _looks_turned(result: OcrResult) -> bool:
+    """Low confidence (upside-down text reads as garbage) or mostly vertical words (90/270 degrees)."""
+    if not result.words:
+        return False
+    if result.confidence < OSD_CONFIDENCE_THRESHOLD:
+        return True
+    long_words = [w for w in result.words if len(w.text) >= 3]
+    vertical = sum(1 for w in long_words if (w.bottom - w.top) > (w.x1 - w.x0))
+    return bool(long_words) and vertical / len(long_words) >= VERTICAL_WORD_SHARE

@@ -1,0 +1,72 @@
+"""The reader with real tesseract on corpus files (no mocks). Low dpi keeps the run short."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from quire.engines.ocr import TesseractEngine, get_ocr_engine
+from quire.engines.ocr_cache import CachedOcrEngine
+from quire.engines.reader import open_document
+from quire.model import TextMethod
+from quire.settings import Settings
+
+pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract is not installed")
+
+
+@pytest.fixture
+def ocr_settings(tmp_path: Path) -> Settings:
+    # 200 dpi reads these clean pages as well as 300 (measurements.md) at under half the time
+    return Settings(home=tmp_path / "quire-home", ocr_dpi=200)
+
+
+def test_cardinal_pages_are_read_upright_whatever_their_turn(corpus_dir, ocr_settings) -> None:
+    with open_document(corpus_dir / "awkward" / "ocrmypdf__cardinal.pdf", ocr_settings,
+                       ocr=TesseractEngine()) as reader:
+        pages = [reader.read_page(n) for n in range(1, 5)]
+    assert [p.rotation for p in pages] == [0, 270, 180, 90]
+    for page in pages:
+        assert page.method is TextMethod.OCR and page.engine.startswith("tesseract 5")
+        assert page.text.startswith("The LinnSequencer"), page.text[:80]
+        assert page.confidence > 0.85
+        assert (page.width, page.height) == (612, 792)  # the upright frame the words are in
+        title = page.words[0]
+        assert title.text == "The" and title.top < 100 and title.x1 - title.x0 > title.bottom - title.top
+
+
+def test_vector_text_is_read_by_ocr(corpus_dir, ocr_settings) -> None:
+    with open_document(corpus_dir / "awkward" / "ocrmypdf__vector.pdf", ocr_settings,
+                       ocr=TesseractEngine()) as reader:
+        page = reader.read_page(1)
+    assert page.method is TextMethod.OCR
+    assert "Sample Vector PDF" in page.text and "OCR processing" in page.text
+
+
+def test_tiny_high_resolution_page_is_legible(corpus_dir, ocr_settings) -> None:
+    with open_document(corpus_dir / "awkward" / "ocrmypdf__2400dpi.pdf", ocr_settings,
+                       ocr=TesseractEngine()) as reader:
+        page = reader.read_page(1)
+    assert "Waterman" in page.text and "water" in page.text
+    assert all(0 <= w.x0 and w.x1 <= 121 for w in page.words)  # points on a 120 pt page
+
+
+def test_garbage_text_layer_is_replaced_by_ocr(corpus_dir, ocr_settings) -> None:
+    with open_document(corpus_dir / "awkward" / "ocrmypdf__truetype_font_nomapping.pdf", ocr_settings,
+                       ocr=TesseractEngine()) as reader:
+        page = reader.read_page(1)
+    assert page.method is TextMethod.OCR and '"7+%-' not in page.text
+
+
+def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None:
+    receipt = corpus_dir / "sroie" / "img" / "000.jpg"
+    engine = get_ocr_engine(ocr_settings)
+    assert isinstance(engine, CachedOcrEngine)
+    with open_document(receipt, ocr_settings, ocr=engine) as reader:
+        first = reader.read_page(1)
+    assert first.method is TextMethod.OCR and first.confidence > 0.6
+    assert "TOTAL" in first.text.upper()
+    with open_document(receipt, ocr_settings, ocr=engine) as reader:
+        second = reader.read_page(1)
+    assert second == first and (engine.hits, engine.misses) == (1, 1)

@@ -1,0 +1,120 @@
+"""OCR plumbing that needs no tesseract: TSV/OSD parsing, the turn heuristic, the engine factory."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from quire.engines.ocr import (
+    OcrEngine,
+    OcrResult,
+    TesseractEngine,
+    _looks_turned,
+    get_ocr_engine,
+    parse_osd,
+    parse_tsv,
+)
+from quire.engines.ocr_cache import CachedOcrEngine
+from quire.engines.preprocess import Preprocessing, prepare_image
+from quire.errors import EngineError, TerminalError
+from quire.model import Word
+from tests.unit.engines.ocr_doubles import CountingOcrEngine
+
+HEADER = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+
+
+def _tsv(*rows: tuple) -> str:
+    return "\n".join([HEADER, *("\t".join(str(v) for v in row) for row in rows)]) + "\n"
+
+
+def test_parse_tsv_words_in_points_lines_and_paragraphs() -> None:
+    tsv = _tsv(
+        (1, 1, 0, 0, 0, 0, 0, 0, 2550, 3300, -1, ""),
+        (4, 1, 1, 1, 1, 0, 300, 300, 600, 50, -1, ""),
+        (5, 1, 1, 1, 1, 1, 300, 300, 200, 50, 96.5, "Total"),
+        (5, 1, 1, 1, 1, 2, 600, 300, 300, 50, 80, '"12.50"'),
+        (5, 1, 1, 1, 2, 1, 300, 400, 100, 50, 90, "next"),
+        (5, 1, 2, 1, 1, 1, 300, 600, 100, 50, 50, "para"),
+        (5, 1, 2, 1, 1, 2, 500, 600, 100, 50, 95, "   "),  # whitespace-only rows are dropped
+    )
+    result = parse_tsv(tsv, dpi=300)
+    assert result.text == 'Total "12.50"\nnext\n\npara'
+    assert result.words[0] == Word("Total", 72.0, 72.0, 120.0, 84.0, 0.965)
+    weighted = (0.965 * 5 + 0.8 * 7 + 0.9 * 4 + 0.5 * 4) / 20
+    assert result.confidence == pytest.approx(weighted)
+
+
+def test_parse_tsv_of_an_empty_page() -> None:
+    result = parse_tsv(_tsv((1, 1, 0, 0, 0, 0, 0, 0, 100, 100, -1, "")), dpi=300)
+    assert (result.text, result.words, result.confidence) == ("", (), 0.0)
+
+
+@pytest.mark.parametrize(("report", "rotation"), [
+    ("Page number: 0\nOrientation in degrees: 90\nRotate: 270\nOrientation confidence: 34.73\n", 270),
+    ("Page number: 0\nOrientation in degrees: 0\nRotate: 0\nOrientation confidence: 33.25\n", 0),
+    ("Rotate: 180\nOrientation confidence: 0.3\n", 0),  # a guess is not acted on
+    ("Too few characters. Skipping this page\n", 0),
+])
+def test_parse_osd(report: str, rotation: int) -> None:
+    assert parse_osd(report) == rotation
+
+
+def _result(confidence: float, vertical: bool) -> OcrResult:
+    box = (0, 0, 10, 40) if vertical else (0, 0, 40, 10)
+    return OcrResult("x", tuple(Word("word", *box, confidence) for _ in range(5)), confidence)
+
+
+def test_turn_heuristic() -> None:
+    assert not _looks_turned(_result(0.95, vertical=False))
+    assert _looks_turned(_result(0.30, vertical=False))  # upside-down text reads as garbage
+    assert _looks_turned(_result(0.95, vertical=True))  # sideways text read with vertical boxes
+    assert not _looks_turned(OcrResult("", (), 0.0))
+
+
+def test_ocr_result_round_trips_through_json() -> None:
+    result = OcrResult("a b", (Word("a", 1, 2, 3, 4, 0.5), Word("b", 5, 6, 7, 8, 0.25)), 0.375, 90)
+    assert OcrResult.from_json(result.to_json()) == result
+
+
+def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings)
+    assert isinstance(engine, CachedOcrEngine)
+    assert isinstance(engine.inner, TesseractEngine)
+    assert engine.cache_dir == engine_settings.cache_root / "ocr"
+    assert isinstance(engine, OcrEngine)
+
+
+def test_factory_loads_a_double_by_dotted_path(engine_settings) -> None:
+    settings = engine_settings.model_copy(update={"ocr_engine": "tests.unit.engines.ocr_doubles:CountingOcrEngine"})
+    assert isinstance(get_ocr_engine(settings), CountingOcrEngine)
+
+
+@pytest.mark.parametrize("name", ["no_such_module:Engine", "tests.unit.engines.ocr_doubles:Missing", "nocolon"])
+def test_factory_refuses_an_unknown_engine(name: str, engine_settings) -> None:
+    with pytest.raises(TerminalError, match="cannot load OCR engine"):
+        get_ocr_engine(engine_settings.model_copy(update={"ocr_engine": name}))
+
+
+def test_missing_tesseract_binary_is_an_engine_error() -> None:
+    engine = TesseractEngine(binary="/nonexistent/tesseract")
+    with pytest.raises(EngineError, match="not installed"):
+        engine.recognize(Image.new("L", (50, 50), 255), 300)
+
+
+def test_settings_key_names_every_option_that_changes_output() -> None:
+    base = TesseractEngine("eng", Preprocessing())
+    assert TesseractEngine("deu", Preprocessing()).settings_key != base.settings_key
+    assert TesseractEngine("eng", Preprocessing(thresholding="otsu")).settings_key != base.settings_key
+    assert TesseractEngine("eng", Preprocessing(min_dpi=0)).settings_key != base.settings_key
+
+
+def test_preprocessing_upscales_low_dpi_and_greys() -> None:
+    image, dpi = prepare_image(Image.new("RGB", (150, 300), "white"), 150, Preprocessing(min_dpi=300))
+    assert (image.mode, image.size, dpi) == ("L", (300, 600), 300)
+    image, dpi = prepare_image(Image.new("L", (100, 100), 255), 400, Preprocessing(min_dpi=300))
+    assert (image.size, dpi) == ((100, 100), 400)
+
+
+def test_unknown_thresholding_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown thresholding"):
+        Preprocessing(thresholding="magic")
