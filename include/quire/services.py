@@ -17,6 +17,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from quire.airflow_api import AirflowRunNotFoundError, TaskInstanceClearer
 from quire.context import QuireContext
 from quire.db.engine import transaction
 from quire.db.models import (
@@ -108,6 +109,52 @@ def retry_document(ctx: QuireContext, reference: str, *, actor: str, request_id:
         document.lease_owner = document.lease_expires_at = None
         return ActionResult(str(document.id), "retry", True, target.value,
                             f"re-opened at {target.value} with a fresh budget of {document.max_attempts} attempts")
+
+
+def resume_document(ctx: QuireContext, reference: str, *, actor: str, airflow: TaskInstanceClearer | None,
+                    request_id: str | None = None) -> ActionResult:
+    """Resume a FAILED document at its failed task: clear that task instance of its Airflow run.
+
+    The document's newest ``pipeline_runs`` row names the run and task that
+    failed it; clearing only the failed task instances (and their downstream)
+    makes Airflow re-run them, and the re-run task picks the document up again
+    where it stopped (``quire.pipeline._resume_if_failed_here``). Where there is
+    no such Airflow run (failed outside one, the run was deleted, or the task
+    instance is not failed any more) it falls back to ``retry_document``'s
+    re-open, so the next run claims the document. The Airflow call is made
+    inside the transaction: if Airflow is unreachable nothing is recorded and
+    the same request can be sent again.
+    """
+    with transaction(ctx.engine) as session:
+        document, fresh = _begin(session, reference, "resume", actor, request_id)
+        if not fresh:
+            return _repeat(document, "resume")
+        if document.state != State.FAILED.value:
+            return ActionResult(str(document.id), "resume", False, document.state,
+                                f"only FAILED documents are resumed; this one is {document.state}")
+        owners = [document.id] + ([document.parent_id] if document.parent_id else [])
+        last = session.execute(select(PipelineRun).where(PipelineRun.document_id.in_(owners))
+                               .order_by(PipelineRun.id.desc()).limit(1)).scalar_one_or_none()
+        if airflow is not None and last is not None and last.outcome == "failed":
+            try:
+                cleared = airflow.clear_failed(last.dag_id, last.run_id)
+            except AirflowRunNotFoundError:
+                cleared = []
+            if cleared:
+                record_audit(session, action="task_instances_cleared", document_id=document.id, actor=actor,
+                             detail={"dag_id": last.dag_id, "run_id": last.run_id,
+                                     "task_instances": [[t.task_id, t.map_index] for t in cleared]})
+                return ActionResult(str(document.id), "resume", True, document.state,
+                                    f"cleared {len(cleared)} failed task instance(s) of {last.dag_id} run "
+                                    f"{last.run_id} (from {last.task_id}); the document resumes at "
+                                    f"{document.resume_state or State.PENDING.value} when it re-runs")
+        target = State(document.resume_state) if document.resume_state else State.PENDING
+        transition(session, document, target, actor=actor, reason=f"resumed by {actor}")
+        document.attempts, document.resume_state = 0, None
+        document.lease_owner = document.lease_expires_at = None
+        return ActionResult(str(document.id), "resume", True, target.value,
+                            f"no failed Airflow task instance to clear: re-opened at {target.value} with a fresh "
+                            f"budget of {document.max_attempts} attempts for the next run to claim")
 
 
 def reprocess_document(ctx: QuireContext, reference: str, *, actor: str,
