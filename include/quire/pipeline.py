@@ -151,3 +151,29 @@ def _resume_if_failed_here(ctx: QuireContext, document_id: str, attempt: Attempt
         document.resume_state = None
         record_audit(session, action="resumed", document_id=document.id,
                      detail={"stage": stage, "run_id": attempt.run_id, "state": resume_state.value})
+
+
+def process_in_process(ctx: QuireContext, *, owner_run: str, limit: int = 1000, max_tries: int = 3,
+                       document_ids: Sequence[str] | None = None) -> dict[str, int]:
+    """Claim and run every stage in this process, the same code the DAG runs, without Airflow.
+
+    Used by tests and by the throughput benchmark's baseline. A transient
+    failure is retried here up to ``max_tries`` times, as Airflow would.
+    """
+    from quire.runs import claim_documents
+    from quire.stages.publish import dispatch_outbox
+
+    claimed = claim_documents(ctx, owner=f"in-process/{owner_run}", limit=limit, document_ids=document_ids)
+    ids = [d.id for d in claimed.claimed]
+    totals = {"claimed": len(ids), "exhausted": len(claimed.exhausted), "failed": 0}
+    for stage in STAGES:
+        pending = ids
+        for try_number in range(1, max_tries + 1):
+            attempt = Attempt("in-process", owner_run, stage, try_number=try_number, max_tries=max_tries - 1)
+            outcome = advance_chunk(ctx, stage, pending, attempt)
+            totals["failed"] += len(outcome.terminal_failures)
+            pending = outcome.transient_failures
+            if not pending:
+                break
+    totals["delivered"] = len(dispatch_outbox(ctx, owner=f"in-process/{owner_run}").delivered)
+    return totals
