@@ -60,3 +60,28 @@ class CrashAfterDeliverySink(TableSink):
 def fault_count(name: str) -> int:
     path = Path(os.environ["QUIRE_TEST_FAULT_DIR"]) / name
     return int(path.read_text()) if path.exists() else 0
+
+
+class FakeOcrEngine:
+    """Answers instantly with a line naming the call, counting calls on disk; crashes on call ``QUIRE_TEST_CRASH_AT``.
+
+    It lets page checkpointing be tested without tesseract's seconds per page:
+    the crash comes once (the counter survives the retry's new process).
+    """
+
+    name = "fake-ocr"
+    version = "1"
+    settings_key = "fake"
+
+    def __init__(self, settings) -> None:
+        self.crash_at = int(os.environ.get("QUIRE_TEST_CRASH_AT", "0"))
+
+    def recognize(self, image, dpi):
+        from quire.engines.ocr import OcrResult
+        from quire.model import Word
+
+        call = _fault_counter("ocr-calls")
+        if call == self.crash_at:
+            raise EngineError(f"OCR engine crashed on call {call} (injected fault)")
+        text = f"fake page text from call {call}"
+        return OcrResult(text, (Word(text, 10, 10, 200, 22, 0.9),), 0.9)
