@@ -346,11 +346,11 @@ def _item_count(rng: random.Random, doc_type: str) -> int:
     if doc_type == "receipt":
         return rng.randint(1, 12)
     roll = rng.random()
-    if roll < 0.7:
+    if roll < 0.65:
         return rng.randint(1, 8)
-    if roll < 0.9:
-        return rng.randint(9, 18)
-    return rng.randint(19, 40)
+    if roll < 0.85:
+        return rng.randint(9, 20)
+    return rng.randint(21, 40)  # long enough to run onto a second page in most layouts
 
 
 def _item(rng: random.Random, language: str, price_exponent: float) -> Item:

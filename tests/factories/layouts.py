@@ -427,20 +427,18 @@ def draw_table(sheet: Sheet, layout: Layout, first_index: int, items: Sequence[I
     if style in ("header_rule", "lines", "plain", "two_line"):
         sheet.rule(x0, top + row + 1, x1, 1.2 if style != "plain" else 0.4,
                    color=sheet.accent if style == "header_rule" else BLACK)
-    top += row
-
+    header_top, top = top, top + row
     body_top = top
     if brought_forward is not None:
-        sheet.text(x0 + 4, top + row - 5, spec.labels["brought_forward"], 8.5, bold=True)
-        sheet.text(x1 - 4, top + row - 5, spec.number_text(brought_forward), 8.5, align="right", bold=True)
-        top += row
+        top = _carry_row(sheet, layout, top, spec.labels["brought_forward"], brought_forward)
+    items_top = top
 
     for offset, item in enumerate(items):
         index = first_index + offset
         if style == "zebra" and index % 2 == 1:
             sheet.box(x0, top, x1 - x0, row, fill=(0.95, 0.95, 0.97), stroke=None)
         if style == "two_line":
-            _two_line_row(sheet, columns, top, index, item)
+            _two_line_row(sheet, columns, top, item)
         else:
             for kind, left, right in columns:
                 x, align = cell_x(kind, left, right)
@@ -451,22 +449,34 @@ def draw_table(sheet: Sheet, layout: Layout, first_index: int, items: Sequence[I
         if style == "two_line":
             sheet.rule(x0, top + row, x1, 0.3, color=LIGHT)
         top += row
+    items_bottom = top
 
     if carried_forward is not None:
-        sheet.rule(x0, top, x1, 0.6)
-        sheet.text(x0 + 4, top + row - 5, spec.labels["carried_forward"], 8.5, bold=True)
-        sheet.text(x1 - 4, top + row - 5, spec.number_text(carried_forward), 8.5, bold=True, align="right")
-        top += row
+        top = _carry_row(sheet, layout, top, spec.labels["carried_forward"], carried_forward)
 
     if style == "grid":
-        _grid_lines(sheet, columns, body_top - row, top, row)
+        _grid_lines(sheet, columns, header_top, body_top, row)
+        _grid_lines(sheet, columns, items_top, items_bottom, row)
     elif style == "boxed":
-        sheet.box(x0, body_top - row, x1 - x0, top - body_top + row)
+        sheet.box(x0, header_top, x1 - x0, top - header_top)
         for _, left, _ in columns[1:]:
-            sheet.vline(left, body_top, top, color=GREY)
+            sheet.vline(left, items_top, items_bottom, color=GREY)
     elif style in ("header_rule", "plain", "zebra"):
         sheet.rule(x0, top + 1, x1, 0.8 if style == "header_rule" else 0.4)
     return top
+
+
+def _carry_row(sheet: Sheet, layout: Layout, top: float, label: str, value: Decimal) -> float:
+    """A running total between pages ("Übertrag"), spanning the table without column rules."""
+    x0, x1 = layout.table_x(sheet)
+    row = layout.row_height
+    if layout.table_style == "grid":
+        sheet.box(x0, top, x1 - x0, row)
+    else:
+        sheet.rule(x0, top, x1, 0.6)
+    sheet.text(x0 + 4, top + row - 5, label, 8.5, bold=True)
+    sheet.text(x1 - 4, top + row - 5, sheet.spec.number_text(value), 8.5, bold=True, align="right")
+    return top + row
 
 
 def _grid_lines(sheet: Sheet, columns: Sequence[tuple[str, float, float]], top: float, bottom: float,
@@ -479,8 +489,7 @@ def _grid_lines(sheet: Sheet, columns: Sequence[tuple[str, float, float]], top: 
         sheet.vline(x, top, bottom)
 
 
-def _two_line_row(sheet: Sheet, columns: Sequence[tuple[str, float, float]], top: float, index: int,
-                  item: Item) -> None:
+def _two_line_row(sheet: Sheet, columns: Sequence[tuple[str, float, float]], top: float, item: Item) -> None:
     spec = sheet.spec
     left, right = columns[0][1], columns[-1][2]
     sheet.text(left + 4, top + 12, item.description, 9, bold=True, max_width=right - left - 110)

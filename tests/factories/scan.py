@@ -72,14 +72,14 @@ def _degrade(image: Image.Image, settings: ScanSettings, rng: np.random.Generato
     pixels = pixels * tone
     image = Image.fromarray(np.clip(pixels * 255, 0, 255).astype(np.uint8))
     fill = int(settings.paper_level * 255)
-    image = image.rotate(settings.skew_degrees, resample=Image.Resampling.BICUBIC, expand=False,
+    image = image.rotate(settings.skew_degrees, resample=Image.Resampling.BILINEAR, expand=False,
                          fillcolor=fill if settings.grayscale else (fill, fill, int(fill * 0.95)))
     image = image.filter(ImageFilter.GaussianBlur(settings.blur_radius))
     pixels = np.asarray(image, dtype=np.float32)
-    pixels += rng.normal(0, settings.noise_sigma, pixels.shape).astype(np.float32)
-    specks = rng.random((height, width)) < 0.0004  # dust on the glass
-    pixels[specks] = rng.uniform(0, 90, int(specks.sum()))[:, None] if pixels.ndim == 3 else \
-        rng.uniform(0, 90, int(specks.sum()))
+    pixels += rng.standard_normal(pixels.shape, dtype=np.float32) * np.float32(settings.noise_sigma)
+    specks = int(rng.poisson(height * width * 0.0004))  # dust on the glass
+    rows, columns = rng.integers(0, height, specks), rng.integers(0, width, specks)
+    pixels[rows, columns] = rng.uniform(0, 90, specks)[:, None] if pixels.ndim == 3 else rng.uniform(0, 90, specks)
     return Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
 
 
