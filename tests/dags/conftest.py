@@ -60,6 +60,15 @@ def airflow_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     migrate = subprocess.run([str(Path(sys.executable).with_name("airflow")), "db", "migrate"],
                              env=os.environ.copy(), capture_output=True, text=True, timeout=600)
     assert migrate.returncode == 0, migrate.stdout[-2000:] + migrate.stderr[-2000:]
+    if "airflow.settings" in sys.modules:  # imported earlier (e.g. by the integrity tests): point it here
+        from airflow import settings as airflow_settings
+        from airflow.configuration import conf
+
+        conf.set("database", "sql_alchemy_conn", os.environ["AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"])
+        conf.set("database", "sql_alchemy_conn_async", os.environ["AIRFLOW__DATABASE__SQL_ALCHEMY_CONN_ASYNC"])
+        airflow_settings.dispose_orm()
+        airflow_settings.configure_vars()
+        airflow_settings.configure_orm()
     yield url
     try:
         from airflow import settings as airflow_settings
