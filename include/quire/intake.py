@@ -134,12 +134,14 @@ def ingest_file(ctx: QuireContext, path: Path, *, source: str = "cli", source_re
     # a blob left behind by a failed transaction is harmless (the next arrival reuses it).
     ctx.blobs.commit(staged)
     with transaction(ctx.engine) as session:
+        # No conflict target: id and sha256 are both unique and both derive from the bytes,
+        # so a racing arrival of the same file may trip either index.
         inserted = session.execute(
             insert(Document).values(
                 id=document_id, sha256=staged.sha256, size_bytes=staged.size, media_type=media_type,
                 page_count=page_count, blob_uri=ctx.blobs.uri_for(staged.sha256), original_name=name,
                 state=state.value, state_reason=reason, max_attempts=ctx.settings.max_attempts,
-            ).on_conflict_do_nothing(index_elements=[Document.sha256]).returning(Document.id)
+            ).on_conflict_do_nothing().returning(Document.id)
         ).first()
         if inserted is None:
             # Another process registered the same bytes a moment ago (its transaction has committed:
