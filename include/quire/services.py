@@ -26,7 +26,7 @@ from quire.db.models import (
 )
 from quire.db.repository import record_audit, transition
 from quire.errors import TerminalError
-from quire.model import Classification, Extraction, FieldValue, LineItem, Routing, ValidationResult
+from quire.model import Extraction, FieldValue, LineItem, Routing, ValidationResult
 from quire.stages.common import PARSE_STAGE
 from quire.stages.extract import latest_extraction, record_extraction
 from quire.stages.publish import publish_part
