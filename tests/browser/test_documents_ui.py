@@ -94,6 +94,26 @@ def _wait(predicate, timeout: float, what: str, interval: float = 1.0):
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
+def _neighbours(ctx) -> None:
+    """Documents in states no run picks up, so the list looks like a working day (and FAILED stays one)."""
+    from datetime import UTC, datetime, timedelta
+
+    from quire.states import State
+    from tests.integration.factories import make_document
+
+    now = datetime.now(UTC)
+    rows = [("acme-2024-0311.pdf", State.COMPLETE, "invoice", None),
+            ("globex-credit-note-17.pdf", State.COMPLETE, "credit_note", None),
+            ("scan_0042.tiff", State.REVIEW_REQUIRED, "receipt", "review: total_amount low confidence"),
+            ("hr-payslips-march.pdf", State.QUARANTINED, None, "parse: the PDF is encrypted and needs a password"),
+            ("initech-0099.pdf", State.BLOCKED, "invoice", "blocked by total_matches_lines"),
+            ("umbrella-7781.pdf", State.COMPLETE, "invoice", None),
+            ("wonka-receipt.jpg", State.COMPLETE, "receipt", None)]
+    for i, (name, state, doc_type, reason) in enumerate(rows):
+        make_document(ctx, name, state=state, doc_type=doc_type, state_reason=reason, page_count=1 + i % 3,
+                      received_at=now - timedelta(minutes=7 * (i + 1)))
+
+
 def _failed_document(ctx) -> dict | None:
     from quire.queries import DocumentFilter, list_page
 
@@ -114,6 +134,7 @@ def test_resume_a_failed_document_from_the_airflow_ui(airflow, ctx, settings, tm
     # a scheduled run may claim it first; either way the document ends FAILED at extract
     client.trigger("document_pipeline", {"document_ids": [str(doc.document_id)]})
     failed = _wait(lambda: _failed_document(ctx), 300, "the document to fail at extract", interval=2)
+    _neighbours(ctx)
 
     shots = os.environ.get("QUIRE_SCREENSHOTS", "1") != "0"
     with sync_playwright() as p:
@@ -130,11 +151,13 @@ def test_resume_a_failed_document_from_the_airflow_ui(airflow, ctx, settings, tm
             page.goto(f"{up.url}/plugin/quire-documents")
             frame = page.frame_locator("iframe")
             expect(frame.locator("h1", has_text="Documents")).to_be_visible(timeout=60_000)
+            expect(frame.locator("#documents")).to_contain_text(failed["name"])
+            if shots:
+                page.wait_for_timeout(1000)  # let the iframe paint before the screenshot
+                page.screenshot(path=str(REPO_ROOT / "docs" / "ui-documents.png"))
             frame.locator('.states a[data-state="FAILED"]').click()
             expect(frame.locator("#documents tbody tr")).to_have_count(1, timeout=30_000)
             expect(frame.locator("#documents")).to_contain_text(failed["name"])
-            if shots:
-                page.screenshot(path=str(REPO_ROOT / "docs" / "ui-documents.png"))
 
             frame.locator(f'#documents a[href$="/documents/{failed["id"]}"]').click()
             expect(frame.locator("#doc-state")).to_contain_text("FAILED", timeout=30_000)
