@@ -12,7 +12,7 @@ from quire.extraction.layout import document_lines
 from quire.model import Classification, ParsedDocument
 
 #: bump whenever a signal or weight changes, so a stored classification names its rules
-CLASSIFIER_VERSION = "rules-2"
+CLASSIFIER_VERSION = "rules-3"
 
 DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
 
@@ -68,6 +68,31 @@ _BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
 }
 
 
+#: a type word used as a field label or a reference ("Invoice date:", "Ihre Bestellung: B-1",
+#: "Rechnungs-Nr.") names another document, not this one's title
+_LABEL_AFTER = re.compile(r"^\s*(?::|-?\s*(?:no\b|nr\b|n[°o]\b|#|number|nummer|num[ée]ro|date|datum|ref))",
+                          re.IGNORECASE)
+_REFERENCE_BEFORE = re.compile(r"\b(?:your|our|ihre?|unsere?|votre|notre|uw|onze|re|per|zu|to|against)\W*$",
+                               re.IGNORECASE)
+
+
+def find_title(head: list[str]) -> str | None:
+    """The type announced by the first title in the head of the first page.
+
+    The earliest line with a title wins (a credit note often names the invoice it corrects
+    further down; a receipt prints "Invoice date:" under its "Receipt" title); within a line
+    the order of ``labels.TITLES`` decides. A type word that labels a field or cites another
+    document is no title.
+    """
+    for line in head:
+        for doc_type, pattern in labels.TITLES:
+            for match in pattern.finditer(line):
+                if _LABEL_AFTER.match(line[match.end():]) or _REFERENCE_BEFORE.search(line[:match.start()]):
+                    continue
+                return doc_type
+    return None
+
+
 def classify_document(parsed: ParsedDocument) -> Classification:
     """Classify by weighted keyword evidence; confidence grows with the evidence and the margin."""
     lines = document_lines(parsed)
@@ -78,12 +103,10 @@ def classify_document(parsed: ParsedDocument) -> Classification:
     for doc_type, signals in _BODY_SIGNALS.items():
         for pattern, weight in signals:
             scores[doc_type] += weight * min(len(pattern.findall(text)), _MAX_HITS)
-    for doc_type, pattern in labels.TITLES:
-        # the first title in the head decides: a credit note often names the invoice it corrects
-        if any(pattern.search(line) for line in head):
-            counter = doc_type == "invoice" and _COUNTER_PAYMENT.search(text)
-            scores[doc_type] += _TITLE_WEIGHT * (_COUNTER_TITLE_FACTOR if counter else 1.0)
-            break
+    title = find_title(head)
+    if title is not None:
+        counter = title == "invoice" and _COUNTER_PAYMENT.search(text)
+        scores[title] += _TITLE_WEIGHT * (_COUNTER_TITLE_FACTOR if counter else 1.0)
     ranked = sorted(scores.items(), key=lambda item: (-item[1], DOC_TYPES.index(item[0])))
     (best, best_score), (_, second_score) = ranked[0], ranked[1]
     if best_score < 2.0:

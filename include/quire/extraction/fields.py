@@ -30,7 +30,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-1"
+EXTRACTOR_VERSION = "generic-2"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -54,7 +54,7 @@ def extract_fields(parsed: ParsedDocument, classification: Classification, *,
     if templates is None:
         templates = load_templates(settings.template_dir) if settings.template_dir else ()
     context = build_context(parsed)
-    fields = extract_generic_fields(context)
+    fields = extract_generic_fields(context, classification.doc_type)
     table = extract_line_items(context.lines, context.decimal_separator)
     template = match_template(parsed, templates)
     if template is not None:
@@ -65,9 +65,9 @@ def extract_fields(parsed: ParsedDocument, classification: Classification, *,
                       template=template.reference if template is not None else None)
 
 
-def extract_generic_fields(context: DocumentContext) -> dict[str, FieldValue]:
+def extract_generic_fields(context: DocumentContext, doc_type: str | None = None) -> dict[str, FieldValue]:
     """Every field in FIELD_NAMES by the label rules, in a fixed order."""
-    vendor_name, vendor_address = find_vendor(context.lines)
+    vendor_name, vendor_address = find_vendor(context.lines, doc_type)
     dates = find_labelled_dates(context)
     amounts = find_amounts(context)
     found = {
@@ -289,14 +289,19 @@ def _is_name_like(line: TextLine) -> bool:
     letters = len(_LETTERS.findall(text))
     return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
             and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
-            and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text))
+            and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text)
+            and not labels.PAGE_NUMBER.search(text))
 
 
-def _customer_block(segments: Sequence[TextLine]) -> set[int]:
-    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column."""
+def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -> set[int]:
+    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column.
+
+    On a purchase order the "Supplier" block is the addressee's, so it is blocked too.
+    """
     blocked: set[int] = set()
     for position, segment in enumerate(segments):
-        if labels.CUSTOMER_BLOCK.search(segment.text) is None:
+        if labels.CUSTOMER_BLOCK.search(segment.text) is None and not (
+                doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(segment.text)):
             continue
         blocked.add(position)
         left, right = segment.x0 - 2 * segment.char_width(), segment.x1 + 2 * segment.char_width()
@@ -308,7 +313,7 @@ def _customer_block(segments: Sequence[TextLine]) -> set[int]:
     return blocked
 
 
-def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
+def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple[FieldValue, FieldValue]:
     """Vendor name and address from the head of the first page.
 
     Works on line segments (blocks side by side are separate), so "ACME Ltd ... INVOICE"
@@ -322,8 +327,9 @@ def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
     first_page = [segment for line in lines if line.page_number == lines[0].page_number
                   for segment in split_segments(line)]
     head = first_page[:20]
-    blocked = _customer_block(first_page)
-    vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)), None)
+    blocked = _customer_block(first_page, doc_type)
+    vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
+                         and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
     if vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
@@ -342,16 +348,26 @@ def find_vendor(lines: Sequence[TextLine]) -> tuple[FieldValue, FieldValue]:
 
 
 def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
-    """The segments under the name, in its column, that read as address lines."""
+    """The segments under the name, in its column, that read as address lines.
+
+    Of the segments a row holds in the name's column, the one overlapping the name most is
+    read (a logo's initials beside the street line are not part of the address).
+    """
     name = segments[name_position]
     left, right = name.x0 - 4 * name.char_width(), name.x1 + 4 * name.char_width()
+    by_row: dict[int, int] = {}
+    for position in range(name_position + 1, len(segments)):
+        segment = segments[position]
+        if segment.x1 < left or segment.x0 > right or segment.index == name.index:
+            continue  # another column, or the rest of the name's row
+        best = by_row.get(segment.index)
+        if best is None or _overlap(segment, left, right) > _overlap(segments[best], left, right):
+            by_row[segment.index] = position
     address: list[TextLine] = []
     previous = name
     skipped = 0
-    for position in range(name_position + 1, len(segments)):
+    for position in sorted(by_row.values()):
         segment = segments[position]
-        if segment.x1 < left or segment.x0 > right or segment.index == previous.index:
-            continue  # another column, or the rest of a row already read
         text = segment.text.strip()
         if segment.top - previous.bottom > 2.5 * segment.height or len(address) >= 5:
             break
@@ -367,6 +383,10 @@ def _address_below(segments: Sequence[TextLine], name_position: int, blocked: se
         address.append(segment)
         previous = segment
     return address
+
+
+def _overlap(segment: TextLine, left: float, right: float) -> float:
+    return min(segment.x1, right) - max(segment.x0, left)
 
 
 def _join_address(address_lines: Iterable[str]) -> str:

@@ -122,14 +122,21 @@ CUSTOMER_BLOCK = _any(
     r"\ban\s*:", r"\bfactur[ée]\s*[àa]\b", r"\blivr[ée]\s*[àa]\b", r"\bdestinataire\b", r"\bklant\b",
     r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:",
 )
-#: the block that names the vendor explicitly, where a layout prints one
+#: the block that names the issuer of the document, where a layout prints one
 VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
-                    r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:")
+                    r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:",
+                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b")
+#: on a purchase order the buyer issues the document: its "Supplier" block names the addressee
+SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
+                      r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")
+#: page furniture: never a name or an address
+PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von|/|sur|van|de|uit)\s*\d{1,3})?\W*$")
 
 COMPANY_SUFFIX = _any(
     r"\bsdn\.?\s*bhd\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b", r"\bcorp",
     r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.", r"\bsa\b",
-    r"\beurl\b", r"\bb\.?v\.?\b", r"\bn\.?v\.?\b", r"\bvof\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
+    r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b", r"\bsrl\b",
+    r"\bs[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b", r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
     r"\benterprise", r"\brestaurant", r"\brestoran\b", r"\btrading\b", r"\bgroup\b", r"\bshop\b", r"\bstore\b",
     r"\bmart\b", r"\bhardware\b", r"\bbakeries\b", r"\bkedai\b", r"\bstationery\b", r"\bhouse\b",
 )
@@ -138,5 +145,5 @@ CONTACT = _any(
     r"\btel\b", r"\bphone\b", r"\bfax\b", r"\be-?mail\b", r"@", r"\bwww\.", r"https?://", r"\bweb(?:site)?\b",
     r"\b(?:gst|vat|sst|tax|ust|tva|btw)\b", r"\breg(?:istration)?\b", r"\bco\.?\s*no\b", r"\bcompany\s*no\b",
     r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
-    r"\bt[ée]l[ée]phone\b", r"\bmobile?\b", r"\bhp\b",
+    r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
 )

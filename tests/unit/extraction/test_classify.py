@@ -27,3 +27,19 @@ def test_strong_evidence_gives_higher_confidence_than_weak(make_document):
     weak = classify_document(make_document("INVOICE\nTotal 10.00"))
     assert strong.doc_type == weak.doc_type == "invoice"
     assert strong.confidence > weak.confidence
+
+
+def test_a_type_word_used_as_a_label_is_no_title(make_document):
+    # a till receipt that labels its date "Invoice Date:" is still a receipt
+    receipt = ("Data Services Ltd\nUnit 9, Church Lane\nReceipt\nTrans #: 9538-1\nInvoice Date: 27/07/2025\n"
+               "Printing 10.95\nTOTAL 10.95\nPaid by card")
+    assert classify_document(make_document(receipt)).doc_type == "receipt"
+
+
+def test_the_earliest_title_wins_over_a_cited_order(make_document):
+    # an invoice citing the customer's order ("Ihre Bestellung") in its head is an invoice
+    invoice = ("Weber KG                         RECHNUNG\nHauptallee 1\nRechnungs-Nr.: RE-1\n"
+               "Datum: 15. April 2024\nIhre Bestellung: BE-358456\nSumme brutto 10,00 €")
+    assert classify_document(make_document(invoice)).doc_type == "invoice"
+    order = "Weber KG                     Bestellung\nHauptallee 1\nBestell-Nr.: B-1\nDatum: 15. April 2024"
+    assert classify_document(make_document(order)).doc_type == "purchase_order"

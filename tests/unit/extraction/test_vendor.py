@@ -1,0 +1,62 @@
+"""Vendor name and address: the issuer's block, whatever else sits near the top of the page."""
+
+from quire.extraction.fields import extract_fields
+from quire.model import Classification
+from quire.settings import Settings
+
+SETTINGS = Settings(template_dir=None)
+
+
+def _vendor(make_document, text: str, doc_type: str = "invoice") -> tuple[str | None, str | None]:
+    fields = extract_fields(make_document(text), Classification(doc_type, 0.9, "test"), templates=(),
+                            settings=SETTINGS).fields
+    return fields["vendor_name"].value, fields["vendor_address"].value
+
+
+def test_a_page_number_above_the_letterhead_is_not_the_vendor(make_document):
+    text = ("                                             Seite 1 von 1\n"
+            "Krüger & Koch OG                              RECHNUNG\n"
+            "Am Berg 135\n"
+            "6020 Innsbruck\n")
+    assert _vendor(make_document, text) == ("Krüger & Koch OG", "Am Berg 135, 6020 Innsbruck")
+
+
+def test_on_a_purchase_order_the_supplier_block_names_the_addressee(make_document):
+    text = ("Reed Logistics Ltd                   PURCHASE ORDER\n"
+            "86 Market Road\n"
+            "Edinburgh EH1 1YZ\n"
+            "\n"
+            "Supplier                             Order No.: PO-2026-48409\n"
+            "Carter & Palmer Ltd.                 Issue date: 2026-02-20\n"
+            "158 Maple Street\n"
+            "Manchester M1 1AE\n")
+    assert _vendor(make_document, text, "purchase_order") == ("Reed Logistics Ltd",
+                                                               "86 Market Road, Edinburgh EH1 1YZ")
+    # on an invoice the same label names the issuer
+    invoice = text.replace("PURCHASE ORDER", "INVOICE       ")
+    assert _vendor(make_document, invoice, "invoice")[0] == "Carter & Palmer Ltd."
+
+
+def test_logo_initials_beside_the_street_line_stay_out_of_the_address(make_document):
+    text = ("          Zimmermann Bürotechnik KG           RECHNUNG\n"
+            "    ZB    Hauptallee 122\n"
+            "          70173 Stuttgart\n")
+    assert _vendor(make_document, text) == ("Zimmermann Bürotechnik KG", "Hauptallee 122, 70173 Stuttgart")
+
+
+def test_the_sender_with_a_dotted_legal_form_wins_over_a_recipient_below(make_document):
+    # a letter: sender on top, the recipient's block (no label) below; "V.O.F." is a legal form too
+    text = ("Meijer & de Boer V.O.F.\n"
+            "Prinsengracht 129\n"
+            "1015 CJ Amsterdam\n"
+            "\n"
+            "\n"
+            "de Boer & Jansen B.V.\n"
+            "Beuklaan 31\n"
+            "5611 AB Eindhoven\n")
+    assert _vendor(make_document, text, "letter")[0] == "Meijer & de Boer V.O.F."
+
+
+def test_a_french_phone_line_ends_the_address(make_document):
+    text = "Martin SARL\n89 boulevard des Écoles\n31000 Toulouse\nTél. +33 12 9901453\n"
+    assert _vendor(make_document, text)[1] == "89 boulevard des Écoles, 31000 Toulouse"
