@@ -641,3 +641,127 @@ class AirflowClient:
         return self.request("POST", f"/dags/{dag_id}/clearTaskInstances",
                             {"dag_run_id": run_id, "only_failed": True, "include_downstream": True,
                              "dry_run": False})
+
+
+# ---------------------------------------------------------------- quire run --until-idle
+
+DOCUMENT_DAG_ID = "document_pipeline"
+ACTIVE_RUN_STATES = ("queued", "running")
+
+
+@dataclass
+class RunSummary:
+    """What `quire run --until-idle` did and where the documents ended."""
+
+    idle: bool
+    seconds: float
+    runs: list[dict[str, Any]]
+    states: dict[str, int]
+    started_components: list[str]
+    url: str
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"idle": self.idle, "seconds": round(self.seconds, 1), "runs": self.runs,
+                "states": {k: v for k, v in self.states.items() if v}, "url": self.url,
+                "started_components": self.started_components, "message": self.message}
+
+    def text(self) -> str:
+        triggered = sum(1 for r in self.runs if r["triggered_here"])
+        lines = [f"{'idle' if self.idle else 'NOT idle'} after {self.seconds:.0f} s; "
+                 f"{len(self.runs)} document_pipeline run(s), {triggered} triggered here"]
+        for run in self.runs:
+            lines.append(f"  {run['run_id']}: {run['state']}")
+        lines.append("documents: " + ", ".join(f"{n} {s}" for s, n in self.states.items() if n) or "none")
+        if self.message:
+            lines.append(self.message)
+        return "\n".join(lines)
+
+
+def _progress(message: str, enabled: bool) -> None:
+    if enabled:
+        print(message, file=sys.stderr, flush=True)
+
+
+def run_until_idle(settings: Settings, *, timeout: float = 3600.0, keep_running: bool = False,
+                   document_ids: Sequence[str] | None = None, chunk_size: int = 0, progress: bool = True,
+                   config: RuntimeConfig | None = None, poll_seconds: float = 2.0) -> RunSummary:
+    """Process everything pending through the real DAG, then return (stopping what was started here).
+
+    Starts the components unless they run, unpauses document_pipeline, and
+    triggers a run whenever documents are unfinished and none of our runs is
+    active. Stops when nothing is unfinished and no run is active; gives up
+    (not idle) when two runs in a row changed nothing (documents leased by a
+    run that died keep their lease until it expires) or at ``timeout``.
+    """
+    from quire.context import build_context
+    from quire.services import resolve_document_ids, state_counts, unfinished_count
+
+    began = time.monotonic()
+    result = up(settings, config)
+    started = result.started
+    runs: list[dict[str, Any]] = []
+    message = ""
+    idle = False
+    try:
+        _progress(f"Airflow at {result.url} ({', '.join(started) or 'already running'} started here)", progress)
+        ctx = build_context(settings)
+        ids = resolve_document_ids(ctx, list(document_ids)) if document_ids else None
+        client = AirflowClient(result.url, result.user, result.password)
+        client.wait_for_dag(DOCUMENT_DAG_ID)
+        client.unpause(DOCUMENT_DAG_ID)
+        fruitless = 0
+        last_counts: dict[str, int] | None = None
+        conf: dict[str, Any] = {"chunk_size": chunk_size, **({"document_ids": ids} if ids else {})}
+        while True:
+            active = client.dag_runs(DOCUMENT_DAG_ID, states=ACTIVE_RUN_STATES)
+            known = {r["run_id"] for r in runs}
+            runs.extend({"run_id": r["dag_run_id"], "state": r["state"], "triggered_here": False}
+                        for r in active if r["dag_run_id"] not in known)
+            unfinished = _unfinished(ctx, ids) if ids else unfinished_count(ctx)
+            counts = state_counts(ctx)
+            for run in runs:
+                if run["state"] in ACTIVE_RUN_STATES:
+                    run["state"] = client.dag_run(DOCUMENT_DAG_ID, run["run_id"])["state"]
+            if not active:
+                if unfinished == 0:
+                    idle = True
+                    break
+                if any(r["triggered_here"] for r in runs) and last_counts == counts:
+                    fruitless += 1
+                    if fruitless >= 2:
+                        message = (f"{unfinished} document(s) unfinished but two runs changed nothing: they are "
+                                   "probably leased by a run that ended abnormally (the lease expires after "
+                                   f"{settings.lease_seconds} s) - see `quire status`")
+                        break
+                else:
+                    fruitless = 0
+                last_counts = counts
+                run = client.trigger(DOCUMENT_DAG_ID, conf)
+                runs.append({"run_id": run["dag_run_id"], "state": run.get("state", "queued"),
+                             "triggered_here": True})
+                _progress(f"triggered {run['dag_run_id']} for {unfinished} unfinished document(s)", progress)
+            else:
+                _progress(_progress_line(counts, active), progress)
+            if time.monotonic() - began > timeout:
+                message = f"gave up after {timeout:.0f} s"
+                break
+            time.sleep(poll_seconds)
+        counts = state_counts(ctx)
+    finally:
+        if started and not keep_running:
+            down(settings, components=started)
+    return RunSummary(idle=idle, seconds=time.monotonic() - began, runs=runs, states=counts,
+                      started_components=started, url=result.url, message=message)
+
+
+def _unfinished(ctx, ids: Sequence[str]) -> int:
+    from quire.services import UNFINISHED, document_detail
+
+    wanted = {s.value for s in UNFINISHED}
+    return sum(1 for i in ids if document_detail(ctx, i)["state"] in wanted)
+
+
+def _progress_line(counts: Mapping[str, int], active: Sequence[dict]) -> str:
+    shown = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+    return f"{len(active)} run(s) active; documents: {shown}"

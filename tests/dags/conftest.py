@@ -17,6 +17,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from tests.dags.inputs import invoice, write_invoice_pdf
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DAGS_FOLDER = REPO_ROOT / "dags"
 AIRFLOW_DB_NAME = f"quire_test_airflow_{uuid.uuid4().hex[:8]}"
@@ -115,43 +117,6 @@ def _takes_examples() -> bool:
 
 
 # ---------------------------------------------------------------- input files
-
-
-def write_invoice_pdf(path: Path, pages: list[dict]) -> Path:
-    """A digital PDF (real text layer): one invoice per entry of ``pages``."""
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen import canvas
-
-    pdf = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    for page in pages:
-        y = 800
-        pdf.setFont("Helvetica-Bold", 18)
-        pdf.drawString(60, y, "INVOICE")
-        pdf.setFont("Helvetica", 11)
-        lines = [
-            page["vendor"], "12 Market Street, Springfield", "",
-            f"Invoice No: {page['number']}", f"Invoice Date: {page.get('date', '2024-03-05')}",
-            "Bill To: Quire Test Customer Ltd", "",
-            "Description                          Qty      Unit price      Amount",
-        ]
-        total = 0.0
-        for description, qty, unit in page["items"]:
-            amount = qty * unit
-            total += amount
-            lines.append(f"{description:<36} {qty:>3} {unit:>14.2f} {amount:>14.2f}")
-        lines += ["", f"Subtotal: {total:.2f}", "Tax: 0.00", f"Total: {total:.2f} USD", "",
-                  "Page 1 of 1"]
-        for line in lines:
-            y -= 18
-            pdf.drawString(60, y, line)
-        pdf.showPage()
-    pdf.save()
-    return path
-
-
-def invoice(number: str, vendor: str = "Acme Supplies Inc") -> dict:
-    return {"number": number, "vendor": vendor,
-            "items": [("Paper, A4, 500 sheets", 4, 5.25), ("Toner cartridge", 1, 89.00)]}
 
 
 @pytest.fixture

@@ -115,3 +115,69 @@ def test_up_starts_loopback_components_reuses_them_and_down_stops_exactly_them(e
         bystander.kill()
         bystander.wait()
     assert "not running" in _quire("down").stdout
+
+
+@pytest.fixture
+def runtime_settings(settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The test database for Quire; Airflow's metadata in `<that database>_airflow` on the same server."""
+    from quire.settings import Settings
+
+    home = settings.home  # the blobs the test ingests live here; the components must see the same store
+    runtime = Settings(home=home, database_url=settings.database_url)
+    # the components inherit this environment: the repo on the path (tests.* doubles), test settings
+    monkeypatch.setenv("QUIRE_HOME", str(home))
+    monkeypatch.setenv("QUIRE_DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[2]))
+    yield runtime
+    from quire import airflow_runtime as rt
+
+    rt.down(runtime, timeout=10)
+    from sqlalchemy import create_engine, make_url, text
+
+    from quire.db.engine import to_sqlalchemy_url
+
+    name = f"{make_url(settings.database_url).database}_airflow"
+    admin = create_engine(to_sqlalchemy_url(settings.database_url).set(database="postgres"),
+                          isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.mark.timeout(300)
+def test_real_scheduler_processes_a_handful_of_documents_to_terminal_states(runtime_settings, ctx, tmp_path,
+                                                                            corpus_dir):
+    from quire import airflow_runtime as rt
+    from quire.intake import ingest_path
+    from quire.services import state_counts, unfinished_count
+    from tests.dags.inputs import invoice, write_invoice_pdf
+
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    files = [
+        write_invoice_pdf(inputs / "invoice-3001.pdf", [invoice("INV-3001")]),
+        write_invoice_pdf(inputs / "invoice-3002.pdf", [invoice("INV-3002", "Umbrella Corp")]),
+        write_invoice_pdf(inputs / "packet.pdf", [invoice("INV-3101", "Northwind Traders"),
+                                                  invoice("INV-3102", "Globex Corporation")]),
+        corpus_dir / "awkward" / "pdfplumber__password-example.pdf",
+        corpus_dir / "sroie" / "img" / "016.jpg",
+    ]
+    for path in files:
+        ingest_path(ctx, path)
+
+    summary = rt.run_until_idle(runtime_settings, timeout=240, progress=False,
+                                config=rt.RuntimeConfig(port=rt.free_port()))
+
+    from quire.services import list_documents
+
+    documents = [(d["name"], d["state"], d["reason"]) for d in list_documents(ctx, limit=50)]
+    assert summary.idle, summary.text()
+    assert unfinished_count(ctx) == 0, documents
+    counts = state_counts(ctx)
+    assert counts["QUARANTINED"] == 1
+    assert counts["COMPLETE"] + counts["REVIEW_REQUIRED"] + counts["BLOCKED"] == 4 + 2, documents
+    assert all(r["state"] == "success" for r in summary.runs), summary.runs
+    # everything run_until_idle started, it stopped
+    paths = rt.RuntimePaths.for_settings(runtime_settings)
+    assert summary.started_components == list(rt.COMPONENTS)
+    assert rt.running_components(paths) == {}
