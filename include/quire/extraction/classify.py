@@ -45,7 +45,7 @@ _BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
         (r"\bcashier\b", 2.5), (r"\bchange\b", 2.5), (r"\bcash\b", 1.5), (r"\bthank\s*you\b", 1.0),
         (r"\brounding\b", 1.5), (r"\bround(?:ed|ing)?\s*d?\s*total\b", 1.5), (r"\bmember\b", 0.5),
         (r"\btunai\b", 1.5), (r"\bterima\s*kasih\b", 1.0), (r"\bpax\b", 1.0), (r"\btable\b", 0.5),
-        (r"\breceipt\b", 1.5), (r"\bkassenbon\b", 2.0), (r"\bticket\s*de\s*caisse\b", 2.0),
+        (r"\breceipt\b", 1.5), (r"\bkassen(?:bon|beleg|zettel)\b", 2.0), (r"\bticket\s*de\s*caisse\b", 2.0),
         (r"\bkassabon\b", 2.0), (r"\bcash\s*bill\b", 2.0), (r"\btendered\b", 1.5), (r"\bcounter\b", 0.5),
         (r"\bplease\s*come\s*again\b", 1.5), (r"\bgoods\s*sold\b", 1.0),
     ),
@@ -70,8 +70,8 @@ _BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
 
 #: a type word used as a field label or a reference ("Invoice date:", "Ihre Bestellung: B-1",
 #: "Rechnungs-Nr.") names another document, not this one's title
-_LABEL_AFTER = re.compile(r"^\s*(?::|-?\s*(?:no\b|nr\b|n[°o]\b|#|number|nummer|num[ée]ro|date|datum|ref))",
-                          re.IGNORECASE)
+_LABEL_AFTER = re.compile(r"^\s*(?::|-?\s*(?:no\b|nr\b|n[°o]\b|#|number|nummer|num[ée]ro|date|datum|ref|"
+                          r"(?:to|an|aan|[àa]|address|adresse|adres)\b))", re.IGNORECASE)
 _REFERENCE_BEFORE = re.compile(r"\b(?:your|our|ihre?|unsere?|votre|notre|uw|onze|re|per|zu|to|against)\W*$",
                                re.IGNORECASE)
 

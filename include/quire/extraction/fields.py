@@ -21,6 +21,7 @@ from quire.extraction.layout import (
     find_numbers,
     split_segments,
     text_below,
+    text_right,
 )
 from quire.extraction.line_items import extract_line_items
 from quire.extraction.normalise import DateMatch, find_dates, format_amount
@@ -112,9 +113,14 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
     for pattern in (labels.INVOICE_NUMBER, labels.ORDER_NUMBER):
         for position, line in enumerate(lines):
             for match in pattern.finditer(line.text):
-                value = _identifier(_text_after(line, match.end()))
+                after = _text_after(line, match.end())
+                value = _identifier(after)
                 if value is not None:
                     return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
+                if not after.strip(" :#.-"):
+                    value = _identifier(text_right(lines, position, match.end()) or "")
+                    if value is not None:
+                        return FieldValue(value, _LABELLED_BELOW * line.confidence)
                 for text, below in text_below(lines, position, match.start(), match.end()):
                     value = _identifier(text)
                     if value is not None:
@@ -152,6 +158,12 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
                 if kind not in values:
                     values[kind] = _date_value(dates[0], context, _LABELLED_SAME_LINE * line.confidence)
                 continue
+            if not line.text[end:next_start].strip(" :.-"):
+                right = find_dates(text_right(lines, position, end) or "")
+                if right:
+                    if kind not in values:
+                        values[kind] = _date_value(right[0], context, _LABELLED_BELOW * line.confidence)
+                    continue
             for text, below in text_below(lines, position, start, end):
                 below_dates = find_dates(text)
                 if below_dates:

@@ -108,14 +108,28 @@ def _overlaps(row: list[Word], word: Word) -> bool:
 
 
 def split_segments(line: TextLine, gap_chars: float = 2.5) -> tuple[TextLine, ...]:
-    """Cut a line where words are further apart than ``gap_chars`` characters: side-by-side blocks."""
+    """Cut a line where words are further apart than ``gap_chars`` characters (side-by-side blocks),
+    or where the type size jumps (a logo's large initials beside a line of body text)."""
     limit = gap_chars * line.char_width()
     segments: list[list[Word]] = [[line.words[0]]]
     for previous, word in zip(line.words, line.words[1:], strict=False):
-        if word.x0 - previous.x1 > limit:
+        if word.x0 - previous.x1 > limit or _size_jump(previous, word):
             segments.append([])
         segments[-1].append(word)
     return tuple(TextLine(line.page_number, line.index, tuple(words)) for words in segments)
+
+
+#: a word with a capital, a digit or an ascender is as tall as the type size (x-height words are not)
+_FULL_HEIGHT = re.compile(r"[A-Z0-9bdfhklt]")
+#: neighbouring full-height words this many times taller than one another are set in different sizes
+_SIZE_JUMP = 1.6
+
+
+def _size_jump(a: Word, b: Word) -> bool:
+    if not (_FULL_HEIGHT.search(a.text) and _FULL_HEIGHT.search(b.text)):
+        return False
+    ha, hb = a.bottom - a.top, b.bottom - b.top
+    return min(ha, hb) > 0 and max(ha, hb) / min(ha, hb) >= _SIZE_JUMP
 
 
 def document_lines(parsed: ParsedDocument) -> tuple[TextLine, ...]:
@@ -155,10 +169,37 @@ def text_below(lines: Sequence[TextLine], position: int, start: int, end: int, m
     for candidate in lines[position + 1:position + 1 + max_lines]:
         if candidate.page_number != line.page_number or candidate.top - line.bottom > 3 * line.height:
             break
-        words = [w for w in candidate.words if w.x1 > x0 - slack and w.x0 < x1 + slack]
+        # whole blocks that reach under the label: a value is often wider than its label
+        words = [w for segment in split_segments(candidate)
+                 if segment.x1 > x0 - slack and segment.x0 < x1 + slack
+                 for w in segment.words if w.x1 > x0 - slack]
         if words:
             below.append((" ".join(w.text for w in words), candidate))
     return below
+
+
+def text_right(lines: Sequence[TextLine], position: int, end: int, max_gap_chars: float = 30) -> str | None:
+    """The block right of a label whose value is set a little higher or lower than the label itself,
+    so that it fell into a neighbouring line (boxed layouts, scans): the nearest block on an adjacent
+    line of the same page whose vertical centre is within 3/4 of the label's height of the label's."""
+    line = lines[position]
+    label_words = line.words_in_span(0, end)
+    if not label_words:
+        return None
+    label = label_words[-1]
+    top, bottom = min(w.top for w in label_words), max(w.bottom for w in label_words)
+    label_centre, reach = (top + bottom) / 2, 0.75 * (bottom - top)
+    limit = label.x1 + max_gap_chars * line.char_width()
+    best: tuple[float, TextLine] | None = None
+    for neighbour in lines[max(0, position - 1):position + 2]:
+        if neighbour is line or neighbour.page_number != line.page_number:
+            continue
+        for segment in split_segments(neighbour):
+            centre = (segment.top + segment.bottom) / 2
+            if label.x1 < segment.x0 < limit and abs(centre - label_centre) <= reach \
+                    and (best is None or segment.x0 < best[0]):
+                best = (segment.x0, segment)
+    return best[1].text if best is not None else None
 
 
 # -- numbers on a line -----------------------------------------------------------------------------------

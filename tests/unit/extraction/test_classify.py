@@ -43,3 +43,12 @@ def test_the_earliest_title_wins_over_a_cited_order(make_document):
     assert classify_document(make_document(invoice)).doc_type == "invoice"
     order = "Weber KG                     Bestellung\nHauptallee 1\nBestell-Nr.: B-1\nDatum: 15. April 2024"
     assert classify_document(make_document(order)).doc_type == "purchase_order"
+
+
+def test_a_german_till_receipt_and_a_credit_note_addressed_with_invoice_to(make_document):
+    receipt = ("Hoffmann KG\nAm Mühlen 236\nKassenbeleg\nBeleg-Nr.: 3256-083516\nRechnungsdatum: 17.01.2025\n"
+               "Versandkosten 20,00\nSUMME EUR 20,00\nBezahlt mit Karte")
+    assert classify_document(make_document(receipt)).doc_type == "receipt"
+    credit = ("Invoice to                                 LB\nBennett & Smith Inc.\n45 Station Avenue\n"
+              "CREDIT NOTE\nCredit Memo # CN-2026-26816\nTotal USD -6760.00")
+    assert classify_document(make_document(credit)).doc_type == "credit_note"

@@ -33,3 +33,37 @@ def test_percentages_dates_and_times_are_not_numbers():
     line = group_lines(_page(Word("VAT", 0, 0, 18, 10), Word("19%", 30, 0, 48, 10), Word("01/02/2024", 60, 0, 120, 10),
                              Word("8:13", 130, 0, 154, 10), Word("RM9.00", 200, 0, 236, 10)))[0]
     assert [n.value for n in find_numbers(line, ".")] == [Decimal("9.00")]
+
+
+def test_large_logo_initials_are_a_block_of_their_own():
+    from quire.extraction.layout import split_segments
+
+    # "HW" set twice as large as the street line beside it, closer than a column gap
+    line = group_lines(_page(Word("HW", 54, 49, 92, 68), Word("Am", 108, 53, 123, 62),
+                             Word("Linden", 126, 53, 157, 62), Word("237", 160, 53, 177, 62)))[0]
+    assert [s.text for s in split_segments(line)] == ["HW", "Am Linden 237"]
+    # x-height words ("am") are short by nature, not set in another size
+    line = group_lines(_page(Word("Frankfurt", 100, 50, 144, 60), Word("am", 147, 53, 160, 60)))[0]
+    assert [s.text for s in split_segments(line)] == ["Frankfurt am"]
+
+
+def test_a_value_wider_than_its_label_is_read_whole_below_it():
+    from quire.extraction.layout import text_below
+
+    lines = group_lines(_page(Word("Issue", 56, 195, 75, 204), Word("date", 77, 195, 86, 204),
+                              Word("Payment", 221, 195, 250, 204), Word("due", 252, 195, 260, 204),
+                              Word("4", 56, 207, 61, 216), Word("February", 64, 207, 100, 216),
+                              Word("2025", 103, 207, 115, 216), Word("5", 221, 207, 226, 216),
+                              Word("April", 229, 207, 250, 216), Word("2025", 253, 207, 267, 216)))
+    assert text_below(lines, 0, 0, len("Issue date"))[0][0] == "4 February 2025"
+
+
+def test_a_value_set_a_little_higher_than_its_label_is_right_of_it():
+    from quire.extraction.layout import text_right
+
+    # the value's line box sits 5 pt higher, so it groups with the address line on the left
+    lines = group_lines(_page(Word("5020", 58, 70, 80, 79), Word("Salzburg", 83, 70, 128, 79),
+                              Word("R202553155", 430, 70, 481, 79),
+                              Word("Rechnung", 310, 75, 350, 84), Word("Nr.", 352, 75, 371, 84)))
+    assert [line.text for line in lines] == ["5020 Salzburg R202553155", "Rechnung Nr."]
+    assert text_right(lines, 1, len("Rechnung Nr.")) == "R202553155"
