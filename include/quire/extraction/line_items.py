@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from quire.extraction.labels import amount_role
 from quire.extraction.layout import NumberToken, TextLine, find_numbers
-from quire.extraction.normalise import format_amount, format_quantity
+from quire.extraction.normalise import format_amount, format_quantity, parse_amount
 from quire.model import LineItem, Word
 
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
@@ -163,8 +163,44 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 rows[-1].bottom = line.bottom
             else:
                 pending = pending + [" ".join(cells.description)]
+    if not header_found:
+        return _receipt_items(lines, decimal_separator)
     items = tuple(_to_item(row) for row in rows)
     return LineItemTable(items, rows_seen, header_found)
+
+
+#: "2 x 3,50", "1.5 × 4.00", "3 @ 1.99": a till receipt's quantity times unit price
+_TIMES = re.compile(r"^(?P<before>.*?)(?<![\w.,])(?P<qty>\d+(?:[.,]\d+)?)\s*(?:[x×*]|@)\s*"
+                    r"(?P<price>(?:RM|[$€£])?\s?\d(?:[\d.,']*\d)?)(?P<after>\s.*)?$", re.IGNORECASE)
+
+
+def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
+    """Rows of a receipt without a table header: "quantity x unit price ... amount", described on the
+    same line before the quantity or on the line above. Reading stops at the first totals line
+    after a row; ``header_found`` stays False (nothing to count rows against)."""
+    rows: list[LineItem] = []
+    previous: TextLine | None = None
+    for line in lines:
+        if rows and amount_role(line.text) is not None:
+            break
+        match = _TIMES.match(line.text)
+        numbers = find_numbers(line, decimal_separator)
+        if match is not None and numbers and numbers[-1].has_fraction:
+            quantity = parse_amount(match["qty"], decimal_separator)
+            unit_price = parse_amount(match["price"], decimal_separator)
+            amount = numbers[-1].value
+            description = match["before"].strip()
+            if not re.search(r"[^\W\d_]", description) and previous is not None \
+                    and previous.page_number == line.page_number and _TIMES.match(previous.text) is None \
+                    and not any(n.has_fraction for n in find_numbers(previous, decimal_separator)):
+                description = previous.text
+            if quantity is not None and unit_price is not None and quantity * unit_price - amount <= Decimal("0.01") \
+                    and amount - quantity * unit_price <= Decimal("0.01"):
+                confidence = min(line.confidence, previous.confidence if previous is not None else 1.0)
+                rows.append(LineItem(" ".join(description.split()), format_quantity(quantity),
+                                     format_amount(unit_price), format_amount(amount), confidence))
+        previous = line
+    return LineItemTable(tuple(rows), len(rows), False)
 
 
 def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:

@@ -95,3 +95,29 @@ Item  Description           Qty     Rate     Amount
                             Total            220.00
 """))
     assert rows == [("Design work", "2.5", "80.00", "200.00"), ("Hosting", "1", "20.00", "20.00")]
+
+
+def test_a_receipt_without_a_header_lists_quantity_times_price_under_each_description(make_document):
+    rows, table = _rows(make_document("""
+Hoffmann KG
+Kassenbeleg
+Datum: 17.01.2025 10:57
+Netzwerk-Switch 24 Port
+  6 x 2,00                         12,00
+Versandkosten
+  20 x 1,00                        20,00
+Kaffee 2 x 3,50                     7,00
+Nettobetrag                        39,00
+Summe                              46,41
+"""), ",")
+    assert rows == [
+        ("Netzwerk-Switch 24 Port", "6", "2.00", "12.00"),
+        ("Versandkosten", "20", "1.00", "20.00"),
+        ("Kaffee", "2", "3.50", "7.00"),
+    ]
+    assert not table.header_found
+
+
+def test_a_quantity_times_price_that_does_not_give_the_amount_is_no_row(make_document):
+    rows, _ = _rows(make_document("Receipt\nParking 2 x 3.00   9.00\nTOTAL 9.00"))
+    assert rows == []
