@@ -172,13 +172,36 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
                         values[kind] = _date_value(below_dates[0], context, _LABELLED_BELOW * below.confidence)
                     break
     if "issue_date" not in values:
-        for position, line in enumerate(lines):
-            unclaimed = [d for d in find_dates(line.text) if (position, d.start) not in claimed]
-            if unclaimed:
-                values["issue_date"] = _date_value(unclaimed[0], context, _FALLBACK * line.confidence)
-                break
+        fallback = _unlabelled_date(context, claimed)
+        if fallback is not None:
+            match, line = fallback
+            values["issue_date"] = _date_value(match, context, _FALLBACK * line.confidence)
     values.pop("other_date", None)
     return values
+
+
+_TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)")
+_CODE_BEFORE = re.compile(r"[A-Za-z]{1,4}[\s-]?$")
+
+
+def _unlabelled_date(context: DocumentContext, claimed: set[tuple[int, int]]) -> tuple[DateMatch, TextLine] | None:
+    """The issue date where no label names one: the first plausible date of the document.
+
+    A date printed with a time of day (a till receipt's timestamp) is the best evidence; one that
+    only reads in the order the rest of the document contradicts, or that follows letters as part
+    of a product code ("CK 11-22-31"), is the weakest. Ties go to the first date printed.
+    """
+    best: tuple[int, int, DateMatch, TextLine] | None = None
+    for position, line in enumerate(context.lines):
+        for match in find_dates(line.text):
+            if (position, match.start) in claimed:
+                continue
+            preferred = match.day_first if context.date_order == "dmy" else match.month_first
+            score = (2 * bool(_TIME.search(line.text)) + (preferred is not None)
+                     - 2 * bool(_CODE_BEFORE.search(line.text[:match.start]) and match.day_first != match.month_first))
+            if best is None or score > best[0]:
+                best = (score, position, match, line)
+    return (best[2], best[3]) if best is not None else None
 
 
 def _date_value(match: DateMatch, context: DocumentContext, confidence: float) -> FieldValue:
@@ -266,7 +289,10 @@ def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldVal
                 if subtotal is not None and tax is not None and subtotal.value and tax.value else None)
     if expected is not None:
         matching = [c for c in totals if c.value == expected]
-        if matching:
+        # a "total payable" printed after a total that only sums one tax rate's supplies is the total
+        later = [c for c in totals if matching and c.position > matching[-1].position and c.priority >= 3
+                 and c.value > matching[-1].value]
+        if matching and not later:
             return FieldValue(format_amount(matching[-1].value), _LABELLED_SAME_LINE * matching[-1].confidence)
     if totals:
         last = totals[-1]
@@ -349,14 +375,44 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return _MISSING, _MISSING
     with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
     name_position = with_suffix[0] if with_suffix else candidates[0]
-    name_segment = head[name_position]
-    name_confidence = (0.85 if with_suffix or vendor_block is not None else 0.7) * name_segment.confidence
-    name = FieldValue(_without_registration(name_segment.text), name_confidence)
+    name_segments = [head[name_position], *_name_continuation(first_page, name_position, blocked)]
+    name_position += len(name_segments) - 1
+    name_confidence = ((0.85 if with_suffix or vendor_block is not None else 0.7)
+                       * min(segment.confidence for segment in name_segments))
+    text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
+    name = FieldValue(_without_registration(text), name_confidence)
     address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
+    """The lines a long name wraps onto: up to two lines right under it, in its column, the last of
+    which ends with a legal form ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" / "ALAM) SDN BHD").
+    Nothing when the name already carries a legal form."""
+    name = segments[name_position]
+    if labels.LEGAL_FORM.search(name.text):
+        return []
+    taken: list[TextLine] = []
+    previous = name
+    for position in range(name_position + 1, len(segments)):
+        segment = segments[position]
+        if segment.index == previous.index or _overlap(segment, name.x0, name.x1) <= 0:
+            continue
+        if (position in blocked or segment.top - previous.bottom > 0.8 * segment.height or len(taken) == 2
+                or labels.CONTACT.search(segment.text) or _REGISTRATION_LINE.match(segment.text)
+                or not _LETTERS.search(segment.text)):
+            return []
+        taken.append(segment)
+        if _LEGAL_FORM_END.search(_without_registration(segment.text)):
+            return taken
+        previous = segment
+    return []
+
+
+_LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 
 def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:

@@ -132,14 +132,23 @@ SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[ä
 #: page furniture: never a name or an address
 PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von|/|sur|van|de|uit)\s*\d{1,3})?\W*$")
 
+_LEGAL_FORMS = (
+    r"\bsdn\.?\s*bhd\b", r"\bsdn\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b",
+    r"\bcorp", r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.",
+    r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
+    r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
+    r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
+)
+#: a legal form: the end of a company's name
+LEGAL_FORM = _any(*_LEGAL_FORMS)
+#: a legal form or a word that names a business ("... Hardware", "... Restaurant")
 COMPANY_SUFFIX = _any(
-    r"\bsdn\.?\s*bhd\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b", r"\bcorp",
-    r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.", r"\bsa\b",
-    r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b", r"\bsrl\b",
-    r"\bs[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b", r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
+    *_LEGAL_FORMS,
     r"\benterprise", r"\brestaurant", r"\brestoran\b", r"\btrading\b", r"\bgroup\b", r"\bshop\b", r"\bstore\b",
     r"\bmart\b", r"\bhardware\b", r"\bbakeries\b", r"\bkedai\b", r"\bstationery\b", r"\bhouse\b",
 )
+#: "Owned by: ..." before the operating company's name on a shop's receipt
+OWNED_BY = _any(r"^\W*(?:own(?:ed)?|operated|managed)\s+by\b\W*")
 #: lines that carry contact or registration details, never a name or an address line
 CONTACT = _any(
     r"\btel\b", r"\bphone\b", r"\bfax\b", r"\be-?mail\b", r"@", r"\bwww\.", r"https?://", r"\bweb(?:site)?\b",

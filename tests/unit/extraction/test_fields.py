@@ -163,3 +163,34 @@ def test_the_package_does_not_import_airflow(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     import quire.extraction.fields  # noqa: F401
     import quire.extraction.split  # noqa: F401
+
+
+def test_an_unlabelled_receipt_date_is_the_timestamp_not_a_product_code(make_document):
+    receipt = make_document("""
+MR.D.I.Y (M) SDN BHD
+LOT 1851-A, JALAN KPB 6, 43300 SERI KEMBANGAN
+CURTAIN STRAPS
+CK 11-22-31 - 10/400
+2 X 2.50 5.00
+TOTAL INCL GST RM 15.90
+CASH RM 50.00
+19-09-17 18:49 ENDAH PARADE
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["issue_date"].value == "2017-09-19"
+
+
+def test_total_payable_after_a_per_rate_total_that_adds_up_is_the_total(make_document):
+    # "total 6% supplies (inc GST)" equals the 6% subtotal plus GST, but the document's total follows
+    invoice = make_document("""
+GARDENIA BAKERIES (KL) SDN BHD
+TAX INVOICE
+DATE: 05/10/2017
+TOTAL 0% SUPPLIES:                       23.44
+TOTAL 6% SUPPLIES (EXCL. GST):           26.40
+GST:                                      1.58
+TOTAL 6% SUPPLIES (INC. GST):            27.98
+TOTAL PAYABLE:                           51.42
+""")
+    fields = extract_fields(invoice, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "51.42"

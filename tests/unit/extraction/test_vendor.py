@@ -60,3 +60,24 @@ def test_the_sender_with_a_dotted_legal_form_wins_over_a_recipient_below(make_do
 def test_a_french_phone_line_ends_the_address(make_document):
     text = "Martin SARL\n89 boulevard des Écoles\n31000 Toulouse\nTél. +33 12 9901453\n"
     assert _vendor(make_document, text)[1] == "89 boulevard des Écoles, 31000 Toulouse"
+
+
+def test_a_name_wrapped_over_lines_ends_at_its_legal_form(make_document):
+    text = ("   AIK HUAT HARDWARE\n"
+            "   ENTERPRISE (SETIA\n"
+            "   ALAM) SDN BHD\n"
+            "   822737-X\n"
+            "   NO. 17-G, JALAN SETIA INDAH\n"
+            "   SEKSYEN U13, 40170 SHAH ALAM,\n"
+            "   TEL: 012 - 6651783\n")
+    assert _vendor(make_document, text, "receipt") == (
+        "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD",
+        "NO. 17-G, JALAN SETIA INDAH, SEKSYEN U13, 40170 SHAH ALAM,")
+
+
+def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company(make_document):
+    assert _vendor(make_document, "OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)\n", "receipt")[0] \
+        == "CHEF LEE SDN BHD"
+    # "Sdn" alone (OCR often garbles the "Bhd") still marks the company
+    assert _vendor(make_document, "TAN WOON YANN\nBOOK TA .K(TAMAN DAYA) SDN BND\n789417-W\n", "receipt")[0] \
+        == "BOOK TA .K(TAMAN DAYA) SDN BND"
