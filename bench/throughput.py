@@ -1,0 +1,270 @@
+"""Throughput: the real Airflow scheduler vs the same stage code in a plain loop (issue 3, point 13).
+
+    python bench/throughput.py [--text N] [--scans M] [--workers 2] [--work DIR]
+
+Generates N one-page text-layer PDFs (default 500) and takes M scanned pages
+(SROIE receipts from the dev corpus, default 10), then processes each set
+
+  (a) through the real scheduler: `quire up` components, document_pipeline
+      triggered by `quire run --until-idle` logic (LocalExecutor, parallelism
+      = workers), and
+  (b) with the same stage code (`quire.pipeline.advance_chunk` for each stage,
+      then `dispatch_outbox`) in a plain loop over `workers` processes, chunked
+      the same way, writing the same rows,
+
+each mode on its own fresh QUIRE_HOME with its own embedded PostgreSQL. Ingest
+is not timed; the clock runs from the first claim to the last document settled.
+Prints docs/s for both, their ratio (a)/(b), and the peak RSS of any single
+process of each mode (ru_maxrss of the mode's process tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("QUIRE_CORPUS_DIR", REPO.parent / "shared" / "corpus" / "dev"))
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def make_text_pdfs(folder: Path, count: int) -> list[Path]:
+    """One-page digital invoices with a text layer, each with its own number (so its own sha256)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(count):
+        path = folder / f"bench-{i:05d}.pdf"
+        pdf = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+        y = 800
+        pdf.setFont("Helvetica-Bold", 18)
+        pdf.drawString(60, y, "INVOICE")
+        pdf.setFont("Helvetica", 11)
+        qty, unit = 1 + i % 7, 3.5 + (i % 13)
+        lines = ["Benchmark Supplies Ltd", "1 Load Street, Testville", "", f"Invoice No: BEN-{i:06d}",
+                 "Invoice Date: 2024-03-05", "Bill To: Quire Customer", "",
+                 "Description                          Qty      Unit price      Amount",
+                 f"{'Widget type ' + str(i % 17):<36} {qty:>3} {unit:>14.2f} {qty * unit:>14.2f}", "",
+                 f"Subtotal: {qty * unit:.2f}", "Tax: 0.00", f"Total: {qty * unit:.2f} USD", "", "Page 1 of 1"]
+        for line in lines:
+            y -= 18
+            pdf.drawString(60, y, line)
+        pdf.showPage()
+        pdf.save()
+        paths.append(path)
+    return paths
+
+
+def scanned_pages(count: int) -> list[Path]:
+    images = sorted((CORPUS / "sroie" / "img").glob("*.jpg"))
+    if len(images) < count:
+        raise SystemExit(f"only {len(images)} scanned pages in {CORPUS / 'sroie' / 'img'}")
+    return images[:count]
+
+
+# ---------------------------------------------------------------- modes (each in its own process)
+
+
+def _settings(home: Path):
+    os.environ["QUIRE_HOME"] = str(home)
+    os.environ.pop("QUIRE_DATABASE_URL", None)
+    from quire.settings import Settings, get_settings
+
+    get_settings.cache_clear()
+    return Settings(home=home)
+
+
+def _ingest(ctx, paths: list[Path]) -> None:
+    from quire.intake import ingest_path
+
+    for path in paths:
+        ingest_path(ctx, path)
+
+
+def _peak_rss_mb() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return max(children, own) / 1024
+
+
+def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int) -> dict:
+    from quire import airflow_runtime as rt
+    from quire.context import build_context
+    from quire.services import state_counts
+
+    settings = _settings(home)
+    ctx = build_context(settings)
+    config = rt.RuntimeConfig(port=rt.free_port(), parallelism=workers)
+    result = rt.up(settings, config)
+    client = rt.AirflowClient(result.url, result.user, result.password)
+    client.wait_for_dag(rt.DOCUMENT_DAG_ID)
+    client.unpause(rt.DOCUMENT_DAG_ID)
+    _wait_no_active_runs(client)
+    out = {}
+    try:
+        for name, paths in sets.items():
+            _ingest(ctx, paths)
+            started = time.monotonic()
+            summary = rt.run_until_idle(settings, timeout=3600, progress=False, config=config, poll_seconds=1.0)
+            seconds = time.monotonic() - started
+            out[name] = {"documents": len(paths), "seconds": seconds, "idle": summary.idle,
+                         "runs": len(summary.runs), "states": {k: v for k, v in state_counts(ctx).items() if v}}
+    finally:
+        rt.down(settings)
+    out["peak_rss_mb"] = _peak_rss_mb()
+    return out
+
+
+def _wait_no_active_runs(client) -> None:
+    from quire import airflow_runtime as rt
+
+    deadline = time.monotonic() + 120
+    time.sleep(3)
+    while client.dag_runs(rt.DOCUMENT_DAG_ID, states=rt.ACTIVE_RUN_STATES) and time.monotonic() < deadline:
+        time.sleep(1)
+
+
+_WORKER_CTX = None
+
+
+def _init_worker(home: str) -> None:
+    """Per worker process, once: the context (its own engine), like a task process builds its own."""
+    global _WORKER_CTX
+    from quire.context import build_context
+
+    _WORKER_CTX = build_context(_settings(Path(home)), migrate_schema=False)
+
+
+def _loop_worker(chunks: list[dict]) -> None:
+    from quire.pipeline import STAGES, advance_chunk
+    from quire.runs import Attempt
+
+    ctx = _WORKER_CTX
+    for chunk in chunks:
+        for stage in STAGES:
+            advance_chunk(ctx, stage, chunk["document_ids"], Attempt("bench", "loop", stage, try_number=1,
+                                                                     max_tries=3))
+
+
+def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int) -> dict:
+    import multiprocessing
+
+    from quire.context import build_context
+    from quire.pipeline import plan_chunks
+    from quire.runs import claim_documents
+    from quire.services import state_counts, unfinished_count
+    from quire.stages.publish import dispatch_outbox
+
+    settings = _settings(home)
+    ctx = build_context(settings)
+    # the workers get the resolved URL, as the Airflow components do (no per-process embedded-server probe)
+    from quire.db.engine import resolve_database_url
+    os.environ["QUIRE_DATABASE_URL"] = resolve_database_url(settings)
+    out = {}
+    mp = multiprocessing.get_context("spawn")  # fresh processes: no database connections shared by fork
+    for name, paths in sets.items():
+        _ingest(ctx, paths)
+        started = time.monotonic()
+        claim = claim_documents(ctx, owner="bench/loop", limit=100_000)
+        chunks = plan_chunks(claim.claimed, 0, slots=workers)
+        # the scheduler hands chunks to free slots; a shared queue is the plain-loop equivalent
+        with mp.Pool(workers, initializer=_init_worker, initargs=(str(home),)) as pool:
+            pool.map(_loop_worker, [[chunk] for chunk in chunks], chunksize=1)
+        dispatch_outbox(ctx, owner="bench/loop", limit=100_000)
+        seconds = time.monotonic() - started
+        out[name] = {"documents": len(paths), "seconds": seconds, "idle": unfinished_count(ctx) == 0,
+                     "states": {k: v for k, v in state_counts(ctx).items() if v}}
+    out["peak_rss_mb"] = _peak_rss_mb()
+    return out
+
+
+def _stop_embedded(home: Path) -> None:
+    pid_file = home / "pgdata" / "postmaster.pid"
+    if pid_file.exists():
+        try:
+            os.kill(int(pid_file.read_text().split()[0]), signal.SIGTERM)
+        except (ProcessLookupError, ValueError):
+            pass
+
+
+# ---------------------------------------------------------------- driver
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--text", type=int, default=500, help="one-page text-layer PDFs (default 500)")
+    parser.add_argument("--scans", type=int, default=10, help="scanned pages (default 10)")
+    parser.add_argument("--workers", type=int, default=2, help="processes / Airflow parallelism (default 2)")
+    parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temp folder)")
+    parser.add_argument("--only", choices=("scheduler", "loop"), help="run one mode only")
+    parser.add_argument("--mode", choices=("scheduler", "loop"), help=argparse.SUPPRESS)  # child process
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    args = parser.parse_args(argv)
+
+    import tempfile
+
+    work = args.work or Path(tempfile.mkdtemp(prefix="quire-bench-"))
+    if args.mode:  # a child: run one mode and print its JSON
+        sets = json.loads((work / "sets.json").read_text())
+        sets = {k: [Path(p) for p in v] for k, v in sets.items()}
+        runner = mode_scheduler if args.mode == "scheduler" else mode_loop
+        home = work / f"home-{args.mode}"
+        try:
+            print("RESULT " + json.dumps(runner(home, sets, args.workers)), flush=True)
+        finally:
+            _stop_embedded(home)
+        return 0
+
+    work.mkdir(parents=True, exist_ok=True)
+    sets = {}
+    if args.text:
+        sets["text"] = [str(p) for p in make_text_pdfs(work / "text", args.text)]
+    if args.scans:
+        sets["scans"] = [str(p) for p in scanned_pages(args.scans)]
+    (work / "sets.json").write_text(json.dumps(sets))
+    print(f"inputs: {args.text} text PDFs, {args.scans} scanned pages; {args.workers} workers; scratch {work}",
+          flush=True)
+
+    results = {}
+    for mode in ("loop", "scheduler"):
+        if args.only and args.only != mode:
+            continue
+        env = dict(os.environ, OMP_THREAD_LIMIT="1")
+        proc = subprocess.run([sys.executable, __file__, "--mode", mode, "--work", str(work), "--workers",
+                               str(args.workers)], env=env, capture_output=True, text=True)
+        lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+        if proc.returncode != 0 or not lines:
+            print(f"{mode} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}", file=sys.stderr)
+            return 1
+        results[mode] = json.loads(lines[-1][len("RESULT "):])
+        print(f"{mode}: {json.dumps(results[mode])}", flush=True)
+
+    print()
+    print(f"{'set':6} {'docs':>5} {'scheduler docs/s':>17} {'loop docs/s':>12} {'ratio':>6}")
+    for name in sets:
+        row = {m: results[m][name] for m in results}
+        rates = {m: r["documents"] / r["seconds"] for m, r in row.items()}
+        ratio = rates["scheduler"] / rates["loop"] if len(rates) == 2 else float("nan")
+        print(f"{name:6} {len(sets[name]):>5} {rates.get('scheduler', float('nan')):>17.2f} "
+              f"{rates.get('loop', float('nan')):>12.2f} {ratio:>6.2f}")
+    for mode, result in results.items():
+        print(f"peak RSS of one process, {mode}: {result['peak_rss_mb']:.0f} MB")
+    if not args.keep and args.work is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
