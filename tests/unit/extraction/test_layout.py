@@ -67,3 +67,33 @@ def test_a_value_set_a_little_higher_than_its_label_is_right_of_it():
                               Word("Rechnung", 310, 75, 350, 84), Word("Nr.", 352, 75, 371, 84)))
     assert [line.text for line in lines] == ["5020 Salzburg R202553155", "Rechnung Nr."]
     assert text_right(lines, 1, len("Rechnung Nr.")) == "R202553155"
+
+
+def _slanted_table(slope: float) -> PageText:
+    """Three rows of a table, each word set on a baseline that drops ``slope`` points per point."""
+    words = []
+    for row, cells in enumerate((("Widget", "2", "10.00", "20.00"), ("Bolt", "5", "1.00", "5.00"),
+                                 ("Nut", "10", "0.50", "5.00"), ("Washer", "4", "0.25", "1.00"))):
+        for x, text in zip((50, 300, 400, 500), cells, strict=True):
+            top = 100 + 14 * row + slope * x
+            words.append(Word(text, x, top, x + 6 * len(text), top + 10, 0.9))
+    return _page(*words)
+
+
+def test_a_slanted_scan_is_levelled_so_each_table_row_stays_one_line():
+    from quire.extraction.layout import estimate_skew
+
+    page = _slanted_table(0.03)  # about 1.7 degrees: 13.5 pt lower at the amount column than at the text
+    assert abs(estimate_skew(page.words) - 0.03) <= 0.002
+    assert [line.text for line in group_lines(page)] == ["Widget 2 10.00 20.00", "Bolt 5 1.00 5.00",
+                                                         "Nut 10 0.50 5.00", "Washer 4 0.25 1.00"]
+    level = _slanted_table(0.0)
+    assert estimate_skew(level.words) == 0.0 and group_lines(level)[0].words == tuple(level.words[:4])
+
+
+def test_ocr_specks_are_dropped_but_text_layer_punctuation_is_kept():
+    page = _page(Word("Total", 10, 10, 40, 20, 0.9), Word(":", 60, 10, 60.5, 20, 0.3),
+                 Word("9.00", 100, 10, 124, 20, 0.9))
+    assert group_lines(page)[0].text == "Total 9.00"
+    digital = _page(Word("Total", 10, 10, 40, 20), Word(":", 60, 10, 60.5, 20), Word("9.00", 100, 10, 124, 20))
+    assert group_lines(digital)[0].text == "Total : 9.00"
