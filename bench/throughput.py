@@ -3,7 +3,7 @@
     python bench/throughput.py [--text N] [--scans M] [--workers 2] [--work DIR]
 
 Generates N one-page text-layer PDFs (default 500) and takes M scanned pages
-(SROIE receipts from the dev corpus, default 10), then processes each set
+(SROIE receipts from the dev corpus, default 30), then processes each set
 
   (a) through the real scheduler: `quire up` components, document_pipeline
       triggered by `quire run --until-idle` logic (LocalExecutor, parallelism
@@ -205,7 +205,7 @@ def _stop_embedded(home: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--text", type=int, default=500, help="one-page text-layer PDFs (default 500)")
-    parser.add_argument("--scans", type=int, default=10, help="scanned pages (default 10)")
+    parser.add_argument("--scans", type=int, default=30, help="scanned pages (default 30)")
     parser.add_argument("--workers", type=int, default=2, help="processes / Airflow parallelism (default 2)")
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temp folder)")
     parser.add_argument("--only", choices=("scheduler", "loop"), help="run one mode only")

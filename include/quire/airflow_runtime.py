@@ -514,7 +514,7 @@ def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout:
         config = RuntimeConfig(port=int(state["port"]), parallelism=int(state.get("parallelism",
                                                                                  config.parallelism)),
                                extra_env=config.extra_env)
-    elif not port_is_free(config.port):
+    elif config.port <= 0 or not port_is_free(config.port):
         config = RuntimeConfig(port=free_port(), parallelism=config.parallelism, extra_env=config.extra_env)
     quire_db_url = quire_database_url(settings)
     airflow_db_url = airflow_database_url(settings)

@@ -184,7 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _add_runtime_commands(commands) -> None:
     up = commands.add_parser("up", help="start Airflow (api-server, scheduler, dag-processor, triggerer) "
                                         "on 127.0.0.1 in the background")
-    up.add_argument("--port", type=int, default=8080, help="api-server port (a free one if taken)")
+    up.add_argument("--port", type=int, default=8080, help="api-server port (0 or taken: a free one)")
     up.add_argument("--parallelism", type=int, default=0, help="task instances at once (default: cores)")
     up.add_argument("--timeout", type=float, default=180, help="seconds to wait until Airflow is healthy")
     up.set_defaults(handler=cmd_up)
