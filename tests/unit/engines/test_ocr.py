@@ -104,8 +104,9 @@ def test_missing_tesseract_binary_is_an_engine_error() -> None:
 def test_settings_key_names_every_option_that_changes_output() -> None:
     base = TesseractEngine("eng", Preprocessing())
     assert TesseractEngine("deu", Preprocessing()).settings_key != base.settings_key
-    assert TesseractEngine("eng", Preprocessing(thresholding="otsu")).settings_key != base.settings_key
-    assert TesseractEngine("eng", Preprocessing(min_dpi=0)).settings_key != base.settings_key
+    assert TesseractEngine("eng", Preprocessing(thresholding="sauvola")).settings_key != base.settings_key
+    assert TesseractEngine("eng", Preprocessing(min_text_height=0)).settings_key != base.settings_key
+    assert TesseractEngine("eng", Preprocessing(autocontrast=True)).settings_key != base.settings_key
 
 
 def test_preprocessing_upscales_low_dpi_and_greys() -> None:
@@ -118,3 +119,31 @@ def test_preprocessing_upscales_low_dpi_and_greys() -> None:
 def test_unknown_thresholding_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown thresholding"):
         Preprocessing(thresholding="magic")
+
+
+def _lines_image(line_height: int, lines: int = 6) -> Image.Image:
+    from PIL import ImageDraw
+
+    image = Image.new("L", (600, lines * line_height * 2 + 40), 255)
+    draw = ImageDraw.Draw(image)
+    for n in range(lines):
+        top = 20 + n * line_height * 2
+        for x in range(20, 560, 14):  # "letters": short ink blocks along the line
+            draw.rectangle((x, top, x + 9, top + line_height - 1), fill=0)
+    return image
+
+
+@pytest.mark.parametrize("height", [10, 15, 30])
+def test_text_line_height_is_measured_on_the_image(height: int) -> None:
+    from quire.engines.preprocess import text_line_height
+
+    assert text_line_height(_lines_image(height)) == pytest.approx(height, abs=1)
+    assert text_line_height(Image.new("L", (100, 100), 255)) == 0
+
+
+def test_small_text_is_upscaled_to_the_minimum_line_height() -> None:
+    options = Preprocessing(min_dpi=0, min_text_height=30)
+    image, dpi = prepare_image(_lines_image(15), 300, options)
+    assert dpi == pytest.approx(600) and image.width == 1200
+    image, dpi = prepare_image(_lines_image(40), 300, options)
+    assert dpi == 300 and image.width == 600
