@@ -12,6 +12,7 @@ barely helped (0.176): most scans declare none. Sauvola (0.220) and autocontrast
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +38,8 @@ class Preprocessing:
     #: upscale when the text lines are shorter than this many pixels (0: never); measured on the
     #: image, because most scans do not declare their resolution (or declare a wrong one)
     min_text_height: int = 28
+    #: upscaling never makes an image larger than this (tesseract time and memory grow with pixels)
+    max_upscaled_pixels: int = 40_000_000
 
     def __post_init__(self) -> None:
         if self.thresholding not in THRESHOLDING_METHODS:
@@ -47,7 +50,8 @@ class Preprocessing:
     def key(self) -> str:
         """A stable description of the options, for cache keys."""
         return (f"gray={int(self.grayscale)};min_dpi={self.min_dpi};threshold={self.thresholding};"
-                f"min_text_height={self.min_text_height};autocontrast={int(self.autocontrast)}")
+                f"min_text_height={self.min_text_height};autocontrast={int(self.autocontrast)};"
+                f"max_px={self.max_upscaled_pixels}")
 
     @property
     def tesseract_config(self) -> list[str]:
@@ -71,7 +75,7 @@ def prepare_image(image: Image.Image, dpi: float, options: Preprocessing) -> tup
         height = text_line_height(image)
         if height and height * factor < options.min_text_height:
             factor = options.min_text_height / height
-    factor = min(factor, MAX_UPSCALE)
+    factor = min(factor, MAX_UPSCALE, math.sqrt(options.max_upscaled_pixels / (image.width * image.height)))
     if factor > 1.0:
         image = image.resize((round(image.width * factor), round(image.height * factor)),
                              Image.Resampling.LANCZOS)

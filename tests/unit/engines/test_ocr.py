@@ -147,3 +147,11 @@ def test_small_text_is_upscaled_to_the_minimum_line_height() -> None:
     assert dpi == pytest.approx(600) and image.width == 1200
     image, dpi = prepare_image(_lines_image(40), 300, options)
     assert dpi == 300 and image.width == 600
+
+
+def test_upscaling_respects_the_pixel_cap() -> None:
+    small = _lines_image(15)
+    cap = 4 * small.width * small.height
+    image, _ = prepare_image(small, 300, Preprocessing(min_text_height=60, max_upscaled_pixels=cap))
+    assert image.width * image.height <= cap * 1.01
+    assert image.width == pytest.approx(2 * small.width, abs=2)  # 2x, not the 4x the text height asked for
