@@ -328,7 +328,14 @@ def _is_name_like(line: TextLine) -> bool:
     return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
             and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
             and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text)
-            and not labels.PAGE_NUMBER.search(text))
+            and not labels.PAGE_NUMBER.search(text) and not _is_field_label(text))
+
+
+def _is_field_label(text: str) -> bool:
+    """A short segment that names a field ("Invoice Date", "Datum:", "Date de facture")."""
+    if text.rstrip().endswith(":"):
+        return True
+    return len(text.split()) <= 3 and any(pattern.search(text) for _, pattern in labels.DATE_LABELS)
 
 
 def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -> set[int]:
@@ -375,7 +382,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return _MISSING, _MISSING
     with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
     name_position = with_suffix[0] if with_suffix else candidates[0]
-    name_segments = [head[name_position], *_name_continuation(first_page, name_position, blocked)]
+    first_page[name_position] = _widen_name(first_page, name_position)
+    name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position += len(name_segments) - 1
     name_confidence = ((0.85 if with_suffix or vendor_block is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
@@ -386,6 +394,27 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _widen_name(segments: list[TextLine], position: int) -> TextLine:
+    """The name segment joined with close neighbours on its row that belong to it: OCR spaces the
+    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments."""
+    name = segments[position]
+    words = list(name.words)
+    limit = 5 * name.char_width()
+    for neighbour in (segments[position - 1] if position > 0 else None,
+                      segments[position + 1] if position + 1 < len(segments) else None):
+        if neighbour is None or neighbour.index != name.index:
+            continue
+        gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
+        text = neighbour.text
+        if gap <= limit and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
+                and (_is_name_like(neighbour) or labels.LEGAL_FORM.search(text)) \
+                and not any(ch.isdigit() for ch in text):
+            words.extend(neighbour.words)
+    if len(words) == len(name.words):
+        return name
+    return TextLine(name.page_number, name.index, tuple(sorted(words, key=lambda w: w.x0)))
 
 
 def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:

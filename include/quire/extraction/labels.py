@@ -130,7 +130,8 @@ VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b"
 SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
                       r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")
 #: page furniture: never a name or an address
-PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von|/|sur|van|de|uit)\s*\d{1,3})?\W*$")
+PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von|/|sur|van|de|uit)\s*\d{1,3})?\W*$",
+                   r"^\W*(?:page|seite|pagina)\W*$")
 
 _LEGAL_FORMS = (
     r"\bsdn\.?\s*bhd\b", r"\bsdn\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b",

@@ -81,3 +81,20 @@ def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company
     # "Sdn" alone (OCR often garbles the "Bhd") still marks the company
     assert _vendor(make_document, "TAN WOON YANN\nBOOK TA .K(TAMAN DAYA) SDN BND\n789417-W\n", "receipt")[0] \
         == "BOOK TA .K(TAMAN DAYA) SDN BND"
+
+
+def test_a_name_whose_legal_form_ocr_set_apart_is_read_whole(make_document):
+    # OCR spaces bold words widely: "Inc." comes out as a segment of its own beside the name
+    text = ("Tax Invoice\n"
+            "Bennett & Foster    Inc.\n"
+            "Unit 24, 192 Park Lane\n")
+    assert _vendor(make_document, text)[0] == "Bennett & Foster Inc."
+
+
+def test_a_field_label_is_never_the_vendor(make_document):
+    # the letterhead was lost (white on a dark band); the first thing left is a label column
+    text = ("Bill to                          Invoice Date\n"
+            "Palmer & Carter Corp.            2024-01-02\n"
+            "108 Park Street\n"
+            "                                 Page\n")
+    assert _vendor(make_document, text)[0] is None
