@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
-from quire.engines.preprocess import Preprocessing, prepare_image
+from quire.engines.preprocess import Preprocessing, prepare_page
 from quire.errors import EngineError, TerminalError
 from quire.loading import load_object
 from quire.model import Word
@@ -26,6 +26,10 @@ from quire.settings import Settings
 
 #: tesseract pages-segmentation mode 3: fully automatic layout, no OSD (OSD runs separately, on demand)
 AUTO_SEGMENTATION = 3
+#: the modes that read a whole page without OSD: 3 automatic, 4 one column of lines of varying size,
+#: 6 one uniform block, 11 sparse text (as much text as possible, in no particular order)
+SEGMENTATION_MODES = (3, 4, 6, 11)
+DEFAULT_SEGMENTATION = AUTO_SEGMENTATION
 #: below this mean word confidence a page may be upside down or sideways: ask OSD
 OSD_CONFIDENCE_THRESHOLD = 0.75
 #: share of (3+ letter) words taller than wide from which a page counts as turned by 90/270 degrees
@@ -99,12 +103,16 @@ class TesseractEngine:
     name = "tesseract"
 
     def __init__(self, languages: str = "eng", preprocessing: Preprocessing | None = None,
-                 *, binary: str = "tesseract", timeout_seconds: float = 600) -> None:
+                 *, psm: int = DEFAULT_SEGMENTATION, binary: str = "tesseract",
+                 timeout_seconds: float = 600) -> None:
+        if psm not in SEGMENTATION_MODES:
+            raise ValueError(f"unsupported page segmentation mode {psm}; expected one of {SEGMENTATION_MODES}")
         self.languages = languages
         self.preprocessing = preprocessing or Preprocessing()
+        self.psm = psm
         self.binary = binary
         self.timeout_seconds = timeout_seconds
-        self.settings_key = f"lang={languages};psm={AUTO_SEGMENTATION};osd=auto;{self.preprocessing.key}"
+        self.settings_key = f"lang={languages};psm={psm};osd=auto;{self.preprocessing.key}"
 
     @classmethod
     def from_settings(cls, settings: Settings) -> TesseractEngine:
@@ -115,24 +123,29 @@ class TesseractEngine:
         return tesseract_version(self.binary)
 
     def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
-        """OCR with automatic layout; when the page looks turned, ask OSD and read it upright."""
-        prepared, ocr_dpi = prepare_image(image, dpi, self.preprocessing)
+        """OCR with automatic layout; when the page looks turned, ask OSD and read it upright.
+
+        Words come back in the frame of ``image`` (turned upright), even when preprocessing
+        levelled a slanted scan.
+        """
+        prepared = prepare_page(image, dpi, self.preprocessing)
+        ocr_dpi = prepared.dpi
         with tempfile.TemporaryDirectory(prefix="quire-ocr-") as scratch:
-            upright = self._read(prepared, ocr_dpi, Path(scratch) / "page.pnm")
-            if not _looks_turned(upright):
-                return upright
-            rotation = self._detect_rotation(Path(scratch) / "page.pnm", ocr_dpi)
-            if rotation == 0:
-                return upright
-            turned = self._read(prepared.transpose(_UPRIGHT_TRANSPOSE[rotation]), ocr_dpi,
-                                Path(scratch) / "turned.pnm")
-        if turned.confidence < upright.confidence - TURNED_CONFIDENCE_SLACK:
-            return upright
-        return OcrResult(turned.text, turned.words, turned.confidence, rotation)
+            upright = self._read(prepared.image, ocr_dpi, Path(scratch) / "page.pnm")
+            rotation = 0
+            if _looks_turned(upright):
+                rotation = self._detect_rotation(Path(scratch) / "page.pnm", ocr_dpi)
+            if rotation:
+                turned = self._read(prepared.image.transpose(_UPRIGHT_TRANSPOSE[rotation]), ocr_dpi,
+                                    Path(scratch) / "turned.pnm")
+                if turned.confidence >= upright.confidence - TURNED_CONFIDENCE_SLACK:
+                    return OcrResult(turned.text, prepared.to_source(turned.words, rotation), turned.confidence,
+                                     rotation)
+        return OcrResult(upright.text, prepared.to_source(upright.words), upright.confidence)
 
     def _read(self, image: Image.Image, dpi: float, path: Path) -> OcrResult:
         image.save(path)  # PNM: no compression to pay for, and leptonica reads it natively
-        tsv = self._run([str(path), "stdout", "-l", self.languages, "--psm", str(AUTO_SEGMENTATION),
+        tsv = self._run([str(path), "stdout", "-l", self.languages, "--psm", str(self.psm),
                          "--dpi", str(round(dpi)), *self.preprocessing.tesseract_config, "tsv"])
         return parse_tsv(tsv, dpi)
 

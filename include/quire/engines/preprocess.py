@@ -16,7 +16,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image, ImageFilter, ImageOps
+
+from quire.model import Word
 
 #: tesseract's ``thresholding_method`` values
 THRESHOLDING_METHODS = {"otsu": 0, "leptonica-otsu": 1, "sauvola": 2}
@@ -40,6 +42,14 @@ class Preprocessing:
     min_text_height: int = 28
     #: upscaling never makes an image larger than this (tesseract time and memory grow with pixels)
     max_upscaled_pixels: int = 40_000_000
+    #: level text lines slanted by up to MAX_SKEW_DEGREES (projection profile of the ink); the words
+    #: are mapped back into the frame of the image as given
+    deskew: bool = False
+    #: whiten thin rows of dots, dashes or rules that span most of the width (receipt separators),
+    #: which tesseract otherwise reads as strings of punctuation or letters
+    remove_rules: bool = False
+    #: a light unsharp mask after upscaling (edges blurred by LANCZOS and by the scan)
+    sharpen: bool = False
 
     def __post_init__(self) -> None:
         if self.thresholding not in THRESHOLDING_METHODS:
@@ -49,9 +59,14 @@ class Preprocessing:
     @property
     def key(self) -> str:
         """A stable description of the options, for cache keys."""
-        return (f"gray={int(self.grayscale)};min_dpi={self.min_dpi};threshold={self.thresholding};"
-                f"min_text_height={self.min_text_height};autocontrast={int(self.autocontrast)};"
-                f"max_px={self.max_upscaled_pixels}")
+        key = (f"gray={int(self.grayscale)};min_dpi={self.min_dpi};threshold={self.thresholding};"
+               f"min_text_height={self.min_text_height};autocontrast={int(self.autocontrast)};"
+               f"max_px={self.max_upscaled_pixels}")
+        # steps added later appear only when on, so the keys (and cache entries) of older settings stay valid
+        for name in ("deskew", "remove_rules", "sharpen"):
+            if getattr(self, name):
+                key += f";{name}=1"
+        return key
 
     @property
     def tesseract_config(self) -> list[str]:
@@ -59,8 +74,52 @@ class Preprocessing:
         return ["-c", f"thresholding_method={THRESHOLDING_METHODS[self.thresholding]}"]
 
 
+@dataclass(frozen=True, slots=True)
+class PreparedImage:
+    """The image tesseract reads, its resolution, and how to map what it reads back to the page."""
+
+    image: Image.Image
+    dpi: float
+    #: degrees the image was turned counter-clockwise to level its lines (0: not turned)
+    skew: float = 0.0
+    #: size in points of the image before levelling (levelling enlarges the canvas to keep the corners)
+    source_size: tuple[float, float] = (0.0, 0.0)
+
+    def to_source(self, words: tuple[Word, ...], rotation: int = 0) -> tuple[Word, ...]:
+        """Words read on the levelled image (turned clockwise by ``rotation``) in the unlevelled frame.
+
+        The centre of each box is turned back about the image centre; the box keeps its size
+        (a word on a slanted line has no upright box that is exactly right).
+        """
+        if not self.skew:
+            return words
+        width, height = self.image.width * 72 / self.dpi, self.image.height * 72 / self.dpi
+        source_width, source_height = self.source_size
+        if rotation in (90, 270):
+            width, height, source_width, source_height = height, width, source_height, source_width
+        angle = math.radians(self.skew)
+        cos, sin = math.cos(angle), math.sin(angle)
+        mapped = []
+        for word in words:
+            dx = (word.x0 + word.x1) / 2 - width / 2
+            dy = (word.top + word.bottom) / 2 - height / 2
+            cx = dx * cos - dy * sin + source_width / 2
+            cy = dx * sin + dy * cos + source_height / 2
+            half_w, half_h = (word.x1 - word.x0) / 2, (word.bottom - word.top) / 2
+            mapped.append(Word(word.text, max(0.0, cx - half_w), max(0.0, cy - half_h),
+                               min(source_width, cx + half_w), min(source_height, cy + half_h),
+                               word.confidence))
+        return tuple(mapped)
+
+
 def prepare_image(image: Image.Image, dpi: float, options: Preprocessing) -> tuple[Image.Image, float]:
-    """Apply the enabled steps; returns the image to OCR and its resolution (changed by upscaling)."""
+    """The image to OCR and its resolution (changed by upscaling); see :func:`prepare_page`."""
+    prepared = prepare_page(image, dpi, options)
+    return prepared.image, prepared.dpi
+
+
+def prepare_page(image: Image.Image, dpi: float, options: Preprocessing) -> PreparedImage:
+    """Apply the enabled steps: grey, contrast, separator removal, levelling, upscaling, sharpening."""
     if options.grayscale and image.mode != "L":
         image = ImageOps.grayscale(image)
     elif image.mode not in ("L", "RGB"):
@@ -68,6 +127,16 @@ def prepare_image(image: Image.Image, dpi: float, options: Preprocessing) -> tup
     if options.autocontrast:
         # clip 1% at each end: a few black specks or white glare must not set the range
         image = ImageOps.autocontrast(image, cutoff=1)
+    if options.remove_rules:
+        image = remove_rule_rows(image)
+    skew, source_size = 0.0, (image.width * 72 / dpi, image.height * 72 / dpi)
+    if options.deskew:
+        skew = estimate_skew(image)
+        if abs(skew) >= MIN_SKEW_DEGREES:
+            background = 255 if image.mode == "L" else (255, 255, 255)
+            image = image.rotate(skew, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=background)
+        else:
+            skew = 0.0
     factor = 1.0
     if options.min_dpi and dpi < options.min_dpi:
         factor = options.min_dpi / dpi
@@ -80,7 +149,89 @@ def prepare_image(image: Image.Image, dpi: float, options: Preprocessing) -> tup
         image = image.resize((round(image.width * factor), round(image.height * factor)),
                              Image.Resampling.LANCZOS)
         dpi *= factor
-    return image, dpi
+    if options.sharpen:
+        image = image.filter(ImageFilter.UnsharpMask(radius=SHARPEN_RADIUS, percent=SHARPEN_PERCENT,
+                                                     threshold=SHARPEN_THRESHOLD))
+    return PreparedImage(image, dpi, skew, source_size)
+
+
+#: levelling looks for skew within +-this many degrees (a receipt fed crookedly into a scanner)
+MAX_SKEW_DEGREES = 5.0
+#: smaller skews are left alone: resampling blurs more than the slant hurts
+MIN_SKEW_DEGREES = 0.3
+#: the levelled projection profile must be this much sharper than the unturned one to act
+#: (pages without clear text lines, or with vertical ones, give flat scores at every angle)
+MIN_SKEW_GAIN = 0.05
+#: skew is estimated on a copy at most this wide (the angle does not depend on the scale)
+_SKEW_ESTIMATE_WIDTH = 1000
+#: a run of inky rows is a separator when it is at most this share of the median text-line height ...
+_RULE_HEIGHT_SHARE = 0.5
+#: ... and its ink spans at least this share of the width the page's ink spans
+_RULE_WIDTH_SHARE = 0.5
+SHARPEN_RADIUS, SHARPEN_PERCENT, SHARPEN_THRESHOLD = 1.0, 80, 2
+
+
+def estimate_skew(image: Image.Image) -> float:
+    """Degrees to turn ``image`` counter-clockwise so its text lines run level (0 when unsure).
+
+    Positive when the lines run down to the right. The angle maximises the sharpness (sum of
+    squares) of the projection profile of the ink pixels, searched coarsely and then finely.
+    """
+    grey = image if image.mode == "L" else ImageOps.grayscale(image)
+    if grey.width > _SKEW_ESTIMATE_WIDTH:
+        grey = grey.resize((_SKEW_ESTIMATE_WIDTH, max(1, round(grey.height * _SKEW_ESTIMATE_WIDTH / grey.width))),
+                           Image.Resampling.BOX)
+    pixels = np.asarray(grey, dtype=np.uint8)
+    ys, xs = np.nonzero(pixels <= _otsu_threshold(pixels))
+    if ys.size < 100:
+        return 0.0
+    step = max(1, ys.size // 200_000)  # enough points for a stable profile, bounded cost
+    ys, xs = ys[::step].astype(np.float64), xs[::step].astype(np.float64)
+
+    def sharpness(degrees: float) -> float:
+        projected = ys - xs * math.tan(math.radians(degrees))
+        counts = np.bincount((projected - projected.min()).astype(np.int64))
+        return float(np.dot(counts, counts))
+
+    coarse = np.arange(-MAX_SKEW_DEGREES, MAX_SKEW_DEGREES + 1e-9, 0.5)
+    best = max(coarse, key=sharpness)
+    fine = np.arange(best - 0.5, best + 0.5 + 1e-9, 0.05)
+    best = float(max(fine, key=sharpness))
+    if sharpness(best) < sharpness(0.0) * (1 + MIN_SKEW_GAIN):
+        return 0.0
+    return round(max(-MAX_SKEW_DEGREES, min(MAX_SKEW_DEGREES, best)), 2)
+
+
+def remove_rule_rows(image: Image.Image) -> Image.Image:
+    """Whiten thin bands of ink that span most of the page width: dotted, dashed and solid separators.
+
+    A band is a run of rows holding ink between blank rows (as in :func:`text_line_height`);
+    text bands are about a line high, separator bands a fraction of that.
+    """
+    pixels = np.asarray(image)
+    grey = pixels if pixels.ndim == 2 else np.asarray(ImageOps.grayscale(image), dtype=np.uint8)
+    ink = grey <= _otsu_threshold(grey)
+    inky_rows = ink.sum(axis=1) > max(2, _INK_ROW_SHARE * grey.shape[1])
+    edges = np.diff(np.concatenate(([0], inky_rows.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    lengths = ends - starts
+    lines = lengths[lengths >= _MIN_LINE_ROWS]
+    if lines.size < 3:
+        return image
+    line_height = float(np.median(lines))
+    inky_columns = np.flatnonzero(ink.any(axis=0))
+    page_span = inky_columns[-1] - inky_columns[0] + 1
+    cleaned = None
+    for start, end in zip(starts, ends):
+        if end - start > _RULE_HEIGHT_SHARE * line_height:
+            continue
+        columns = np.flatnonzero(ink[start:end].any(axis=0))
+        if columns[-1] - columns[0] + 1 < _RULE_WIDTH_SHARE * page_span:
+            continue
+        if cleaned is None:
+            cleaned = pixels.copy()
+        cleaned[max(0, start - 1):end + 1] = 255  # one row of margin for the anti-aliased edge
+    return image if cleaned is None else Image.fromarray(cleaned)
 
 
 #: never enlarge more than this: beyond it the estimate is more likely wrong than the text that small

@@ -1,0 +1,141 @@
+"""Preprocessing steps before tesseract, on generated images (no tesseract needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from quire.engines.preprocess import (
+    MIN_SKEW_DEGREES,
+    PreparedImage,
+    Preprocessing,
+    estimate_skew,
+    prepare_page,
+    remove_rule_rows,
+)
+from quire.model import Word
+
+
+def _page(line_height: int = 16, lines: int = 12, width: int = 500, rule_after: tuple[int, ...] = (),
+          dotted: bool = True) -> Image.Image:
+    """Text-like lines (short ink blocks); optional thin separator rows after the given line indices."""
+    image = Image.new("L", (width, lines * line_height * 2 + 60), 255)
+    draw = ImageDraw.Draw(image)
+    for n in range(lines):
+        top = 30 + n * line_height * 2
+        for x in range(30, width - 60, 13):
+            if (x // 13 + n) % 7:  # gaps between "words"
+                draw.rectangle((x, top, x + 8, top + line_height - 1), fill=0)
+        if n in rule_after:
+            y = top + line_height + line_height // 2 - 1
+            for x in range(30, width - 30, 6 if dotted else 1):
+                draw.rectangle((x, y, x + (2 if dotted else 0), y + 2), fill=0)
+    return image
+
+
+def _ink_centre(image: Image.Image) -> tuple[float, float]:
+    ys, xs = np.nonzero(np.asarray(image.convert("L")) < 128)
+    return float(xs.mean()), float(ys.mean())
+
+
+@pytest.mark.parametrize("angle", [-3.0, -1.2, 0.8, 2.5])
+def test_skew_is_estimated_with_its_sign(angle: float) -> None:
+    slanted = _page().rotate(-angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    # rotate(-angle) turns clockwise for a positive angle: the lines then run down to the right
+    assert estimate_skew(slanted) == pytest.approx(angle, abs=0.15)
+
+
+def test_level_and_empty_pages_have_no_skew() -> None:
+    assert abs(estimate_skew(_page())) < MIN_SKEW_DEGREES
+    assert estimate_skew(Image.new("L", (300, 300), 255)) == 0.0
+    assert estimate_skew(Image.new("RGB", (300, 300), "white")) == 0.0
+
+
+def test_deskew_levels_the_page_and_leaves_level_pages_alone() -> None:
+    options = Preprocessing(deskew=True, min_text_height=0)
+    slanted = _page().rotate(-2.0, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    prepared = prepare_page(slanted, 300, options)
+    assert prepared.skew == pytest.approx(2.0, abs=0.15)
+    assert abs(estimate_skew(prepared.image)) < MIN_SKEW_DEGREES
+    assert prepared.image.width > slanted.width  # the canvas grows to keep the corners
+    assert prepared.source_size == pytest.approx((slanted.width * 72 / 300, slanted.height * 72 / 300))
+    level = _page()
+    prepared = prepare_page(level, 300, options)
+    assert prepared.skew == 0.0 and prepared.image.size == level.size
+
+
+def _square_page() -> Image.Image:
+    image = Image.new("L", (400, 900), 255)
+    ImageDraw.Draw(image).rectangle((300, 120, 329, 149), fill=0)  # centre (314.5, 134.5)
+    return image
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_words_on_the_levelled_image_map_back_to_the_source_frame(rotation: int) -> None:
+    turn = {0: None, 90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180,
+            270: Image.Transpose.ROTATE_90}[rotation]
+    source = _square_page()
+    dpi, skew = 144.0, 3.0
+    levelled = source.rotate(skew, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    prepared = PreparedImage(levelled, dpi, skew, (source.width * 72 / dpi, source.height * 72 / dpi))
+    read_on = levelled if turn is None else levelled.transpose(turn)
+    expected_on = source if turn is None else source.transpose(turn)
+    cx, cy = (v * 72 / dpi for v in _ink_centre(read_on))
+    word = Word("X", cx - 5, cy - 5, cx + 5, cy + 5, 0.9)
+    (mapped,) = prepared.to_source((word,), rotation)
+    ex, ey = (v * 72 / dpi for v in _ink_centre(expected_on))
+    assert (mapped.x0 + mapped.x1) / 2 == pytest.approx(ex, abs=1.0)
+    assert (mapped.top + mapped.bottom) / 2 == pytest.approx(ey, abs=1.0)
+    assert (mapped.text, mapped.confidence) == ("X", 0.9)
+    assert mapped.x1 - mapped.x0 == pytest.approx(10)
+
+
+def test_words_pass_through_when_nothing_was_levelled() -> None:
+    words = (Word("a", 1, 2, 3, 4),)
+    assert PreparedImage(Image.new("L", (10, 10)), 300).to_source(words, 90) is words
+
+
+@pytest.mark.parametrize("dotted", [True, False])
+def test_separator_rows_are_whitened_and_text_kept(dotted: bool) -> None:
+    page = _page(rule_after=(3, 7), dotted=dotted)
+    cleaned = np.asarray(remove_rule_rows(page))
+    original = np.asarray(page)
+    line_height = 16
+    for n in (3, 7):
+        y = 30 + n * line_height * 2 + line_height + line_height // 2 - 1
+        assert (original[y:y + 3] < 128).any() and not (cleaned[y - 1:y + 4] < 128).any()
+    text_rows = [30 + n * line_height * 2 + 5 for n in range(12)]
+    assert (cleaned[text_rows] == original[text_rows]).all()
+
+
+def test_pages_without_separators_are_returned_unchanged() -> None:
+    page = _page()
+    assert remove_rule_rows(page) is page
+    assert remove_rule_rows(Image.new("L", (100, 100), 255)).size == (100, 100)
+
+
+def test_short_thin_marks_are_not_separators() -> None:
+    page = _page()
+    ImageDraw.Draw(page).rectangle((40, page.height - 25, 120, page.height - 23), fill=0)  # an underline stub
+    assert remove_rule_rows(page) is page
+
+
+def test_rule_removal_keeps_colour_images_in_colour() -> None:
+    page = _page(rule_after=(2,)).convert("RGB")
+    cleaned = remove_rule_rows(page)
+    assert cleaned.mode == "RGB" and cleaned.size == page.size and cleaned.tobytes() != page.tobytes()
+
+
+def test_sharpening_keeps_size_and_mode() -> None:
+    page = _page()
+    prepared = prepare_page(page, 300, Preprocessing(sharpen=True, min_text_height=0))
+    assert (prepared.image.mode, prepared.image.size, prepared.dpi) == ("L", page.size, 300)
+
+
+def test_new_steps_change_the_key_and_older_keys_stay_valid() -> None:
+    base = Preprocessing(deskew=False, remove_rules=False, sharpen=False)
+    assert ";deskew" not in base.key and ";remove_rules" not in base.key and ";sharpen" not in base.key
+    keys = {base.key, Preprocessing(deskew=True).key, Preprocessing(remove_rules=True).key,
+            Preprocessing(sharpen=True).key, Preprocessing(deskew=True, sharpen=True).key}
+    assert len(keys) == 5
