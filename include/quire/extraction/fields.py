@@ -92,7 +92,8 @@ def _text_after(line: TextLine, end: int) -> str:
 
 # -- invoice number --------------------------------------------------------------------------------------
 
-_NUMBER_PREFIX = re.compile(r"^[\s:#.\-–]*(?:(?:no|nr|n[°o]|number|nummer|num[ée]ro)\.?[\s:#.\-–]*)?", re.IGNORECASE)
+# OCR adds stray quotes and marks around a label ("N° de ticket‘ 2875-020068"): any punctuation may precede
+_NUMBER_PREFIX = re.compile(r"^[\W_]*(?:(?:no|nr|n[°o]|number|nummer|num[ée]ro)\.?[\W_]*)?", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 
 
@@ -110,7 +111,36 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
     Invoice, credit note and receipt numbers come first; an order number only counts where
     none of those is printed (on an invoice it is the customer's reference).
     """
-    for pattern in (labels.INVOICE_NUMBER, labels.ORDER_NUMBER):
+    found = _labelled_number(lines, (labels.INVOICE_NUMBER, labels.ORDER_NUMBER))
+    if found is not None:
+        return found
+    # the label misread ("Invoice No." as "Invoice", "Rechnung Nr." as "Rechnung NT-."): a document-type
+    # word followed closely by an identifier with several digits, with less confidence
+    for position, line in enumerate(lines):
+        for match in labels.DOCUMENT_WORD.finditer(line.text):
+            value = _loose_identifier(line.text[match.end():])
+            if value is not None:
+                return FieldValue(value, _FALLBACK * line.confidence)
+    return _MISSING
+
+
+#: up to two short words without digits (a misread "No."), then an identifier with at least three digits
+_LOOSE_NUMBER = re.compile(r"^[\W_]*(?:[^\W\d_]{1,3}[^\w\s]*\s+[\W_]*){0,2}([A-Za-z]{0,4}[-/.]?\d[\w\-/.]*)")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _loose_identifier(text: str) -> str | None:
+    match = _LOOSE_NUMBER.match(text)
+    if match is None:
+        return None
+    value = match.group(1).rstrip("._-/")
+    if sum(ch.isdigit() for ch in value) < 4 or _YEAR.match(value) or find_dates(value):
+        return None
+    return value
+
+
+def _labelled_number(lines: Sequence[TextLine], patterns: Sequence[re.Pattern[str]]) -> FieldValue | None:
+    for pattern in patterns:
         for position, line in enumerate(lines):
             for match in pattern.finditer(line.text):
                 after = _text_after(line, match.end())
@@ -125,7 +155,7 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
                     value = _identifier(text)
                     if value is not None:
                         return FieldValue(value, _LABELLED_BELOW * below.confidence)
-    return _MISSING
+    return None
 
 
 # -- dates -----------------------------------------------------------------------------------------------

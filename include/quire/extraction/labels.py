@@ -26,6 +26,10 @@ INVOICE_NUMBER = _any(
     r"\bfactuur\s*(?:nummer|nr\.?)", r"\bfactuurnr\.?", r"\bcreditnota\s*(?:nummer|nr\.?)",
     r"\binvoice\s*(?=:)",
 )
+#: words that name a document type, before its number where the label itself is misread
+DOCUMENT_WORD = _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b", r"\bcredit\s*note\b",
+                     r"\bgutschrift\b", r"\bavoir\b", r"\bcreditnota\b", r"\breceipt\b", r"\bticket\b",
+                     r"\bbeleg\b", r"\bkassabon\b")
 #: order numbers: the document number of a purchase order, but only a reference on an invoice,
 #: so they are read only where no invoice/credit/receipt number is printed
 ORDER_NUMBER = _any(

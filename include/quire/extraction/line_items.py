@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quire.extraction.labels import amount_role
@@ -118,6 +118,7 @@ class _Row:
     numbers: dict[str, NumberToken]
     words: list[Word]
     bottom: float
+    spare: tuple[NumberToken, ...] = ()  # numbers under header cells we could not read
 
 
 def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
@@ -154,7 +155,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
             rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.bottom))
+                             line.bottom, cells.spare))
             pending = []
         elif cells.description and not cells.numbers:
             if rows and line.page_number == current_page and line.top - rows[-1].bottom < 1.2 * line.height \
@@ -165,8 +166,28 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 pending = pending + [" ".join(cells.description)]
     if not header_found:
         return _receipt_items(lines, decimal_separator)
-    items = tuple(_to_item(row) for row in rows)
-    return LineItemTable(items, rows_seen, header_found)
+    items = _without_row_numbers([_to_item(row) for row in rows])
+    return LineItemTable(tuple(items), rows_seen, header_found)
+
+
+_LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
+#: marks OCR leaves around a description ("—‘Travel expenses.")
+_EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*]+|[\s‘’'\"`_.,:;|~*]+$")
+
+
+def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
+    """Descriptions without stray OCR marks at their edges and without a position column that was
+    read into them (its header unreadable): leading integers that count up the rows, mostly by one."""
+    items = [replace(item, description=_EDGE_MARKS.sub("", item.description)) for item in items]
+    ordinals = [_LEADING_ORDINAL.match(item.description) for item in items]
+    if len(items) >= 2 and all(ordinals):
+        numbers = [int(m.group(1)) for m in ordinals if m is not None]
+        steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
+        # counting rows: always up, mostly by one (a row lost to OCR skips a number)
+        if all(step > 0 for step in steps) and sum(step == 1 for step in steps) >= 0.7 * len(steps):
+            items = [replace(item, description=item.description[m.end():])
+                     for item, m in zip(items, ordinals, strict=True) if m is not None]
+    return items
 
 
 #: "2 x 3,50", "1.5 × 4.00", "3 @ 1.99": a till receipt's quantity times unit price
@@ -214,11 +235,14 @@ def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator
 class _Cells:
     description: list[str]
     numbers: dict[str, NumberToken]
+    spare: tuple[NumberToken, ...] = ()
 
 
 def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Column]) -> _Cells:
     numeric_words: set[Word] = set()
     assigned: dict[str, NumberToken] = {}
+    spare: list[NumberToken] = []
+    description_end = max((c.x1 for c in columns if c.kind == "description"), default=None)
     for token in numbers:
         words = [w for w in line.words if w.x0 >= token.x0 - 0.01 and w.x1 <= token.x1 + 0.01]
         column = _column_of(token.x0, token.x1, columns)
@@ -227,13 +251,42 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
             numeric_words.update(words)
         elif column.kind == "other":
             numeric_words.update(words)
+            if description_end is not None and token.x0 > description_end:
+                spare.append(token)
     description = [w.text for w in line.words
                    if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"]
-    return _Cells(description, assigned)
+    return _Cells(description, assigned, tuple(spare))
+
+
+def _fill_by_arithmetic(numbers: dict[str, NumberToken], spare: Sequence[NumberToken]) -> dict[str, NumberToken]:
+    """Quantity and unit price from numbers under unreadable header cells (OCR garbled "Qty"/"Rate"):
+    the ones whose product is the row's amount, the left one being the quantity."""
+    amount = numbers.get("amount")
+    if amount is None or ("quantity" in numbers and "unit_price" in numbers) or not spare:
+        return numbers
+
+    def fits(quantity: NumberToken, price: NumberToken) -> bool:
+        return abs(quantity.value * price.value - amount.value) <= Decimal("0.01")
+
+    filled = dict(numbers)
+    if "quantity" in numbers:
+        price = next((p for p in spare if fits(numbers["quantity"], p)), None)
+        if price is not None:
+            filled["unit_price"] = price
+    elif "unit_price" in numbers:
+        quantity = next((q for q in spare if fits(q, numbers["unit_price"])), None)
+        if quantity is not None:
+            filled["quantity"] = quantity
+    else:
+        pair = next(((q, p) for i, q in enumerate(spare) for p in spare[i + 1:] if fits(q, p)), None)
+        if pair is not None:
+            filled["quantity"], filled["unit_price"] = pair
+    return filled
 
 
 def _to_item(row: _Row) -> LineItem:
-    quantity, unit_price, amount = (row.numbers.get(kind) for kind in _NUMERIC_KINDS)
+    numbers = _fill_by_arithmetic(row.numbers, row.spare)
+    quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0
     if quantity is not None and unit_price is not None and amount is not None:

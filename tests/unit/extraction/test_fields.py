@@ -194,3 +194,16 @@ TOTAL PAYABLE:                           51.42
 """)
     fields = extract_fields(invoice, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert fields["total_amount"].value == "51.42"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Reed Catering Corp.            Tax Invoice\nInvoice  INV-2024-45933\nIssue date: October 7, 2024",
+     "INV-2024-45933"),  # "Invoice No." with the "No." lost
+    ("Hoffmann GmbH                  Rechnung\nRechnung NT-.:  RE-2024-68666\nDatum: 8. Juni 2024",
+     "RE-2024-68666"),  # "Nr." misread
+    ("Dubois SARL\nTicket de caisse\nN° de ticket‘ 2875-020068\nDate: 26/12/2024 10:17", "2875-020068"),
+    ("ACME Ltd\nINVOICE\nInvoice 2024\nDate: 01/02/2024", None),  # a year is no number
+])
+def test_a_document_number_survives_a_misread_label(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected

@@ -121,3 +121,29 @@ Summe                              46,41
 def test_a_quantity_times_price_that_does_not_give_the_amount_is_no_row(make_document):
     rows, _ = _rows(make_document("Receipt\nParking 2 x 3.00   9.00\nTOTAL 9.00"))
     assert rows == []
+
+
+def test_quantity_and_price_under_unreadable_header_cells_are_found_by_arithmetic(make_document):
+    # OCR garbled "Hrs/Qty" and "Rate"; the numbers under them still multiply to the amount
+    rows, _ = _rows(make_document("""
+tem Item / Service               Be i      Ral iieg        Total
+1   Travel expenses.                2         10.00        20.00
+2   Design revisions            11.75         20.00       235.00
+3   Coffee beans, organic        3.25      1,340.00     4,355.00
+                               Sub-total              4,610.00
+"""))
+    assert rows == [
+        ("Travel expenses", "2", "10.00", "20.00"),
+        ("Design revisions", "11.75", "20.00", "235.00"),
+        ("Coffee beans, organic", "3.25", "1340.00", "4355.00"),
+    ]
+
+
+def test_descriptions_that_start_with_numbers_which_do_not_count_rows_keep_them(make_document):
+    rows, _ = _rows(make_document("""
+Description                  Qty   Unit price     Amount
+24 port switch                 1        90.00      90.00
+4 pallets of paper             1        40.00      40.00
+                            Total                 130.00
+"""))
+    assert [r[0] for r in rows] == ["24 port switch", "4 pallets of paper"]
