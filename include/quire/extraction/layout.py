@@ -279,6 +279,7 @@ def text_right(lines: Sequence[TextLine], position: int, end: int, max_gap_chars
 _NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|[$€£¥])?[-−]?\d[\d.,'’]*\)?-?$", re.IGNORECASE)
 _GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
 _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
+_SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +311,11 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
             i += 1
             continue
         x1 = word.x1
+        # OCR splits "73.00" at the point now and then ("73. 00"): the cents belong to the number
+        if (i + 1 < len(words) and _SPLIT_POINT.match(text) and re.fullmatch(r"\d{2}", words[i + 1].text)
+                and words[i + 1].x0 - x1 <= 1.5 * line.char_width()):
+            text, x1 = text + words[i + 1].text, words[i + 1].x1
+            i += 1
         while (i + 1 < len(words) and _GROUP_HEAD.match(text.split()[-1]) is not None
                and _GROUP_TAIL.match(words[i + 1].text) and words[i + 1].x0 - x1 <= gap_limit):
             text, x1 = text + " " + words[i + 1].text, words[i + 1].x1

@@ -97,3 +97,12 @@ def test_ocr_specks_are_dropped_but_text_layer_punctuation_is_kept():
     assert group_lines(page)[0].text == "Total 9.00"
     digital = _page(Word("Total", 10, 10, 40, 20), Word(":", 60, 10, 60.5, 20), Word("9.00", 100, 10, 124, 20))
     assert group_lines(digital)[0].text == "Total : 9.00"
+
+
+def test_an_amount_ocr_split_at_its_decimal_point_is_one_number():
+    line = group_lines(_page(Word("TOTAL", 10, 0, 40, 10, 0.9), Word("RM", 100, 0, 112, 10, 0.9),
+                             Word("73.", 120, 0, 135, 10, 0.9), Word("00", 137, 0, 147, 10, 0.9),
+                             Word("2.", 300, 0, 310, 10, 0.9), Word("50", 400, 0, 410, 10, 0.9)))[0]
+    # a far-away "50" is another column, not the cents of "2."
+    assert [n.value for n in find_numbers(line, ".")][:1] == [Decimal("73.00")]
+    assert Decimal("2.50") not in [n.value for n in find_numbers(line, ".")]
