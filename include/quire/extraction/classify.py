@@ -12,7 +12,7 @@ from quire.extraction.layout import document_lines
 from quire.model import Classification, ParsedDocument
 
 #: bump whenever a signal or weight changes, so a stored classification names its rules
-CLASSIFIER_VERSION = "rules-3"
+CLASSIFIER_VERSION = "rules-4"
 
 DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
 

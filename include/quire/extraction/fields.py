@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-2"
+EXTRACTOR_VERSION = "generic-3"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -118,6 +118,8 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
     # word followed closely by an identifier with several digits, with less confidence
     for position, line in enumerate(lines):
         for match in labels.DOCUMENT_WORD.finditer(line.text):
+            if _CITED_BEFORE.search(line.text[:match.start()]):
+                continue  # "Gutschrift zur Rechnung 144726" cites another document's number
             value = _loose_identifier(line.text[match.end():])
             if value is not None:
                 return FieldValue(value, _FALLBACK * line.confidence)
@@ -127,6 +129,8 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
 #: up to two short words without digits (a misread "No."), then an identifier with at least three digits
 _LOOSE_NUMBER = re.compile(r"^[\W_]*(?:[^\W\d_]{1,3}[^\w\s]*\s+[\W_]*){0,2}([A-Za-z]{0,4}[-/.]?\d[\w\-/.]*)")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_CITED_BEFORE = re.compile(r"\b(?:zur|zu|to|for|of|on|against|re|your|ihre?|votre|sur|op|bij|uw|auf)\W*$",
+                           re.IGNORECASE)
 
 
 def _loose_identifier(text: str) -> str | None:

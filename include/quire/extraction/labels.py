@@ -27,7 +27,7 @@ INVOICE_NUMBER = _any(
     r"\binvoice\s*(?=:)",
 )
 #: words that name a document type, before its number where the label itself is misread
-DOCUMENT_WORD = _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b", r"\bcredit\s*note\b",
+DOCUMENT_WORD = _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b", r"\bcredit(?:\s*note)?\b",
                      r"\bgutschrift\b", r"\bavoir\b", r"\bcreditnota\b", r"\breceipt\b", r"\bticket\b",
                      r"\bbeleg\b", r"\bkassabon\b")
 #: order numbers: the document number of a purchase order, but only a reference on an invoice,

@@ -203,6 +203,7 @@ TOTAL PAYABLE:                           51.42
      "RE-2024-68666"),  # "Nr." misread
     ("Dubois SARL\nTicket de caisse\nN° de ticket‘ 2875-020068\nDate: 26/12/2024 10:17", "2875-020068"),
     ("ACME Ltd\nINVOICE\nInvoice 2024\nDate: 01/02/2024", None),  # a year is no number
+    ("Weber AG\nGUTSCHRIFT\nGutschrifismummer:\nGutschrift zur Rechnung 144726", None),  # cites another one
 ])
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
