@@ -435,7 +435,9 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
     words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments."""
     name = segments[position]
     words = list(name.words)
-    limit = 5 * name.char_width()
+    # a legal form standing alone has its name somewhere left of it on the row
+    alone = labels.LEGAL_FORM.fullmatch(name.text.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(name.text)
+    limit = (12 if alone else 5) * name.char_width()
     for neighbour in (segments[position - 1] if position > 0 else None,
                       segments[position + 1] if position + 1 < len(segments) else None):
         if neighbour is None or neighbour.index != name.index:
@@ -443,7 +445,7 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text
         if gap <= limit and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
-                and (_is_name_like(neighbour) or labels.LEGAL_FORM.search(text)) \
+                and len(_LETTERS.findall(text)) >= 2 and not labels.CUSTOMER_BLOCK.search(text) \
                 and not any(ch.isdigit() for ch in text):
             words.extend(neighbour.words)
     if len(words) == len(name.words):
@@ -475,6 +477,7 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
     return []
 
 
+_LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 _LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 

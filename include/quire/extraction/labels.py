@@ -122,7 +122,7 @@ TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
 #: the block that names the customer, which must not be mistaken for the vendor
 CUSTOMER_BLOCK = _any(
     r"\bbill(?:ed)?\s*to\b", r"\binvoice\s*to\b", r"^\s*an\s*:?\s*$", r"^\s*aan\s*:?\s*$", r"\bship(?:ped)?\s*to\b", r"\bsold\s*to\b", r"\bcustomer\b", r"\bclient\b",
-    r"\bdeliver\s*to\b", r"\brechnungsempf[äa]nger", r"\brechnungsadresse", r"\blieferadresse", r"\bkunde\b",
+    r"\bdeliver\s*to\b", r"\brechnungsempf\s?\w{0,2}nger", r"\brechnungsadresse", r"\blieferadresse", r"\bkunde\b",
     r"\ban\s*:", r"\bfactur[ée]\s*[àa]\b", r"\blivr[ée]\s*[àa]\b", r"\bdestinataire\b", r"\bklant\b",
     r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:",
 )
@@ -135,7 +135,7 @@ SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[ä
                       r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")
 #: page furniture: never a name or an address
 PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von|/|sur|van|de|uit)\s*\d{1,3})?\W*$",
-                   r"^\W*(?:page|seite|pagina)\W*$")
+                   r"^\W*(?:page|seite|pagina)\b(?=.*\d).{0,12}$", r"^\W*(?:page|seite|pagina)\W*$")
 
 _LEGAL_FORMS = (
     r"\bsdn\.?\s*bhd\b", r"\bsdn\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b",

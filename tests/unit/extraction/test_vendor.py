@@ -98,3 +98,20 @@ def test_a_field_label_is_never_the_vendor(make_document):
             "108 Park Street\n"
             "                                 Page\n")
     assert _vendor(make_document, text)[0] is None
+
+
+def test_a_legal_form_alone_takes_the_name_left_of_it_despite_ocr_marks(make_document):
+    text = ("           Dubois Conseil :  SARL\n"
+            "           135, place de la Paix, 33000 Bordeaux\n"
+            "                  Facture\n")
+    assert _vendor(make_document, text)[0] == "Dubois Conseil : SARL"
+
+
+def test_a_misread_page_number_and_customer_label_are_not_the_vendor(make_document):
+    text = ("                                         Seite 1 von\n"
+            "Krüger & Koch OG                          RECHNUNG\n"
+            "Am Berg 135\n"
+            "\n"
+            "Rechnungsempfinger\n"
+            "Weber GmbH\n")
+    assert _vendor(make_document, text)[0] == "Krüger & Koch OG"
