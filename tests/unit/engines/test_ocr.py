@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PIL import Image
 
@@ -107,6 +109,20 @@ def test_settings_key_names_every_option_that_changes_output() -> None:
     assert TesseractEngine("eng", Preprocessing(thresholding="sauvola")).settings_key != base.settings_key
     assert TesseractEngine("eng", Preprocessing(min_text_height=0)).settings_key != base.settings_key
     assert TesseractEngine("eng", Preprocessing(autocontrast=True)).settings_key != base.settings_key
+    keys = {base.settings_key}
+    for other in (TesseractEngine("eng", Preprocessing(), psm=4 if base.psm != 4 else 6),
+                  TesseractEngine("eng", Preprocessing(), config=("load_system_dawg=0",)),
+                  TesseractEngine("eng", Preprocessing(), tessdata_dir=Path("/models")),
+                  TesseractEngine("eng", Preprocessing(deskew=not Preprocessing().deskew)),
+                  TesseractEngine("eng", Preprocessing(flatten=not Preprocessing().flatten)),
+                  TesseractEngine("eng", Preprocessing(remove_rules=not Preprocessing().remove_rules))):
+        assert other.settings_key not in keys
+        keys.add(other.settings_key)
+
+
+def test_unsupported_segmentation_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="segmentation mode"):
+        TesseractEngine("eng", psm=0)
 
 
 def test_preprocessing_upscales_low_dpi_and_greys() -> None:

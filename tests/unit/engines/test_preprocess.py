@@ -11,6 +11,7 @@ from quire.engines.preprocess import (
     PreparedImage,
     Preprocessing,
     estimate_skew,
+    flatten_background,
     prepare_page,
     remove_rule_rows,
 )
@@ -139,3 +140,21 @@ def test_new_steps_change_the_key_and_older_keys_stay_valid() -> None:
     keys = {base.key, Preprocessing(deskew=True).key, Preprocessing(remove_rules=True).key,
             Preprocessing(sharpen=True).key, Preprocessing(deskew=True, sharpen=True).key}
     assert len(keys) == 5
+
+
+def test_flattening_whitens_shaded_paper_and_keeps_ink_dark() -> None:
+    page = _page()
+    shade = np.linspace(255, 150, page.width, dtype=np.float32)[None, :]  # darker towards the right
+    shaded = Image.fromarray((np.asarray(page, dtype=np.float32) * shade / 255).astype(np.uint8))
+    flat = np.asarray(flatten_background(shaded))
+    paper = np.asarray(page) == 255
+    assert np.asarray(shaded)[paper].min() < 160  # the right edge was grey paper ...
+    assert np.percentile(flat[paper], 5) > 235  # ... and is white now
+    assert flat[~paper].max() < 60  # the ink stays black
+
+
+def test_flattening_keeps_the_mode_and_is_in_the_key() -> None:
+    colour = _page().convert("RGB")
+    assert flatten_background(colour).mode == "RGB"
+    assert flatten_background(Image.new("L", (40, 40), 200)).size == (40, 40)
+    assert Preprocessing(flatten=True).key != Preprocessing(flatten=False).key
