@@ -77,13 +77,17 @@ def scanned_pages(count: int) -> list[Path]:
 # ---------------------------------------------------------------- modes (each in its own process)
 
 
-def _settings(home: Path):
+def _settings(home: Path, database_url: str | None = None):
+    """Settings for ``home``; without ``database_url`` its embedded server (the product's default)."""
     os.environ["QUIRE_HOME"] = str(home)
-    os.environ.pop("QUIRE_DATABASE_URL", None)
+    if database_url:
+        os.environ["QUIRE_DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("QUIRE_DATABASE_URL", None)
     from quire.settings import Settings, get_settings
 
     get_settings.cache_clear()
-    return Settings(home=home)
+    return Settings(home=home, database_url=database_url)
 
 
 def _ingest(ctx, paths: list[Path]) -> None:
@@ -99,7 +103,7 @@ def _peak_rss_mb() -> float:
     return max(children, own) / 1024
 
 
-def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int) -> dict:
+def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int, chunk_size: int = 0) -> dict:
     from quire import airflow_runtime as rt
     from quire.context import build_context
     from quire.services import state_counts
@@ -117,7 +121,8 @@ def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int) -> dic
         for name, paths in sets.items():
             _ingest(ctx, paths)
             started = time.monotonic()
-            summary = rt.run_until_idle(settings, timeout=3600, progress=False, config=config, poll_seconds=1.0)
+            summary = rt.run_until_idle(settings, timeout=3600, progress=False, config=config, poll_seconds=1.0,
+                                        chunk_size=chunk_size)
             seconds = time.monotonic() - started
             out[name] = {"documents": len(paths), "seconds": seconds, "idle": summary.idle,
                          "runs": len(summary.runs), "states": {k: v for k, v in state_counts(ctx).items() if v}}
@@ -139,12 +144,12 @@ def _wait_no_active_runs(client) -> None:
 _WORKER_CTX = None
 
 
-def _init_worker(home: str) -> None:
+def _init_worker(home: str, database_url: str) -> None:
     """Per worker process, once: the context (its own engine), like a task process builds its own."""
     global _WORKER_CTX
     from quire.context import build_context
 
-    _WORKER_CTX = build_context(_settings(Path(home)), migrate_schema=False)
+    _WORKER_CTX = build_context(_settings(Path(home), database_url), migrate_schema=False)
 
 
 def _loop_worker(chunks: list[dict]) -> None:
@@ -158,7 +163,7 @@ def _loop_worker(chunks: list[dict]) -> None:
                                                                      max_tries=3))
 
 
-def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int) -> dict:
+def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int, chunk_size: int = 0) -> dict:
     import multiprocessing
 
     from quire.context import build_context
@@ -171,16 +176,16 @@ def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int) -> dict:
     ctx = build_context(settings)
     # the workers get the resolved URL, as the Airflow components do (no per-process embedded-server probe)
     from quire.db.engine import resolve_database_url
-    os.environ["QUIRE_DATABASE_URL"] = resolve_database_url(settings)
+    database_url = resolve_database_url(settings)
     out = {}
     mp = multiprocessing.get_context("spawn")  # fresh processes: no database connections shared by fork
     for name, paths in sets.items():
         _ingest(ctx, paths)
         started = time.monotonic()
         claim = claim_documents(ctx, owner="bench/loop", limit=100_000)
-        chunks = plan_chunks(claim.claimed, 0, slots=workers)
+        chunks = plan_chunks(claim.claimed, chunk_size, slots=workers)
         # the scheduler hands chunks to free slots; a shared queue is the plain-loop equivalent
-        with mp.Pool(workers, initializer=_init_worker, initargs=(str(home),)) as pool:
+        with mp.Pool(workers, initializer=_init_worker, initargs=(str(home), database_url)) as pool:
             pool.map(_loop_worker, [[chunk] for chunk in chunks], chunksize=1)
         dispatch_outbox(ctx, owner="bench/loop", limit=100_000)
         seconds = time.monotonic() - started
@@ -207,10 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--text", type=int, default=500, help="one-page text-layer PDFs (default 500)")
     parser.add_argument("--scans", type=int, default=30, help="scanned pages (default 30)")
     parser.add_argument("--workers", type=int, default=2, help="processes / Airflow parallelism (default 2)")
+    parser.add_argument("--chunk-size", type=int, default=0, help="documents per chunk, both modes (0 = auto)")
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temp folder)")
     parser.add_argument("--only", choices=("scheduler", "loop"), help="run one mode only")
     parser.add_argument("--mode", choices=("scheduler", "loop"), help=argparse.SUPPRESS)  # child process
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--rounds", type=int, default=2, help="alternating rounds of both modes (default 2)")
+    parser.add_argument("--round", type=int, default=0, help=argparse.SUPPRESS)  # child process
     args = parser.parse_args(argv)
 
     import tempfile
@@ -220,9 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         sets = json.loads((work / "sets.json").read_text())
         sets = {k: [Path(p) for p in v] for k, v in sets.items()}
         runner = mode_scheduler if args.mode == "scheduler" else mode_loop
-        home = work / f"home-{args.mode}"
+        home = work / f"home-{args.mode}-{args.round}"
         try:
-            print("RESULT " + json.dumps(runner(home, sets, args.workers)), flush=True)
+            print("RESULT " + json.dumps(runner(home, sets, args.workers, args.chunk_size)), flush=True)
         finally:
             _stop_embedded(home)
         return 0
@@ -234,33 +242,43 @@ def main(argv: list[str] | None = None) -> int:
     if args.scans:
         sets["scans"] = [str(p) for p in scanned_pages(args.scans)]
     (work / "sets.json").write_text(json.dumps(sets))
-    print(f"inputs: {args.text} text PDFs, {args.scans} scanned pages; {args.workers} workers; scratch {work}",
-          flush=True)
+    print(f"inputs: {args.text} text PDFs, {args.scans} scanned pages; {args.workers} workers; "
+          f"chunk size {args.chunk_size or 'auto'}; scratch {work}", flush=True)
 
-    results = {}
-    for mode in ("loop", "scheduler"):
-        if args.only and args.only != mode:
-            continue
-        env = dict(os.environ, OMP_THREAD_LIMIT="1")
-        proc = subprocess.run([sys.executable, __file__, "--mode", mode, "--work", str(work), "--workers",
-                               str(args.workers)], env=env, capture_output=True, text=True)
-        lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
-        if proc.returncode != 0 or not lines:
-            print(f"{mode} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}", file=sys.stderr)
-            return 1
-        results[mode] = json.loads(lines[-1][len("RESULT "):])
-        print(f"{mode}: {json.dumps(results[mode])}", flush=True)
+    # The machine is shared and noisy: alternate the modes (loop, scheduler, loop, ...) and compare medians.
+    modes = [m for m in ("loop", "scheduler") if not args.only or args.only == m]
+    rounds: dict[str, list[dict]] = {m: [] for m in modes}
+    for index in range(args.rounds):
+        for mode in modes:
+            env = dict(os.environ, OMP_THREAD_LIMIT="1")
+            started = time.monotonic()
+            proc = subprocess.run([sys.executable, __file__, "--mode", mode, "--work", str(work), "--workers",
+                                   str(args.workers), "--chunk-size", str(args.chunk_size), "--round",
+                                   str(index)], env=env, capture_output=True, text=True)
+            lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+            if proc.returncode != 0 or not lines:
+                print(f"{mode} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}", file=sys.stderr)
+                return 1
+            result = json.loads(lines[-1][len("RESULT "):])
+            result["load_average"] = os.getloadavg()[0]
+            rounds[mode].append(result)
+            print(f"round {index + 1} {mode} ({time.monotonic() - started:.0f} s, load {result['load_average']:.1f}):"
+                  f" {json.dumps(result)}", flush=True)
+
+    import statistics
 
     print()
-    print(f"{'set':6} {'docs':>5} {'scheduler docs/s':>17} {'loop docs/s':>12} {'ratio':>6}")
+    print(f"{'set':6} {'docs':>5} {'scheduler docs/s':>17} {'loop docs/s':>12} {'ratio':>6}   per round (sched/loop)")
     for name in sets:
-        row = {m: results[m][name] for m in results}
-        rates = {m: r["documents"] / r["seconds"] for m, r in row.items()}
-        ratio = rates["scheduler"] / rates["loop"] if len(rates) == 2 else float("nan")
-        print(f"{name:6} {len(sets[name]):>5} {rates.get('scheduler', float('nan')):>17.2f} "
-              f"{rates.get('loop', float('nan')):>12.2f} {ratio:>6.2f}")
-    for mode, result in results.items():
-        print(f"peak RSS of one process, {mode}: {result['peak_rss_mb']:.0f} MB")
+        rates = {m: [r[name]["documents"] / r[name]["seconds"] for r in rs] for m, rs in rounds.items()}
+        median = {m: statistics.median(v) for m, v in rates.items()}
+        ratio = median["scheduler"] / median["loop"] if len(median) == 2 else float("nan")
+        per_round = " ".join(f"{a / b:.2f}" for a, b in zip(rates.get("scheduler", []), rates.get("loop", []),
+                                                           strict=False))
+        print(f"{name:6} {len(sets[name]):>5} {median.get('scheduler', float('nan')):>17.2f} "
+              f"{median.get('loop', float('nan')):>12.2f} {ratio:>6.2f}   {per_round}")
+    for mode, rs in rounds.items():
+        print(f"peak RSS of one process, {mode}: {max(r['peak_rss_mb'] for r in rs):.0f} MB")
     if not args.keep and args.work is None:
         shutil.rmtree(work, ignore_errors=True)
     return 0

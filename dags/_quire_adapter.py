@@ -184,16 +184,14 @@ def scan_inbox(context: Any) -> dict:
     cursor_path = ctx.settings.cache_root / "inbox_scan.json"
     seen = _read_cursor(cursor_path)
     counts = dict.fromkeys((s.value for s in IngestStatus), 0)
-    root = inbox.resolve()
     for path in iter_input_files([inbox]):
+        # lexical reference: ingest_reference resolves it and refuses links that lead out of the inbox
+        reference = str(path.relative_to(inbox))
         try:
             stat = path.stat()
-            reference = str(path.resolve().relative_to(root)) if not path.is_symlink() else \
-                str(path.relative_to(inbox))
-        except (OSError, ValueError):
-            reference = str(path.relative_to(inbox))
-            stat = None
-        signature = [stat.st_size, stat.st_mtime_ns] if stat else None
+            signature = [stat.st_size, stat.st_mtime_ns]
+        except OSError:
+            signature = None
         if signature is not None and seen.get(reference) == signature:
             continue
         result = ingest_reference(ctx, reference, source="inbox")
