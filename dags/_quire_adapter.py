@@ -99,8 +99,10 @@ def fetch_pending(context: Any) -> list[dict]:
     else:
         reopen = []
     for document_id in reopen:
-        result = reprocess_document(ctx, document_id, actor=owner,
-                                    request_id=_request_id(owner, document_id, "reprocess"))
+        # one request per try: a retried fetch may reopen what an earlier try was refused (e.g. still leased);
+        # what this run already reopened and claimed is leased to it, so reprocess leaves it alone
+        request_id = _request_id(f"{owner}#{context['ti'].try_number}", document_id, "reprocess")
+        result = reprocess_document(ctx, document_id, actor=owner, request_id=request_id)
         log.info("reprocess %s: %s (%s)", document_id, result.state, result.message)
 
     claim = claim_documents(ctx, owner=owner, limit=int(params.get("limit") or 1000), document_ids=document_ids,
