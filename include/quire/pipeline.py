@@ -27,7 +27,7 @@ from quire.stages.classify import classify_document
 from quire.stages.common import StageResult, document_parts, state_of
 from quire.stages.extract import extract_document
 from quire.stages.parse import parse_document
-from quire.stages.publish import publish_document
+from quire.stages.publish import SETTLED, publish_document
 from quire.stages.split import split_document
 from quire.states import State
 
@@ -55,9 +55,15 @@ SPECS: dict[str, StageSpec] = {
     "classify": StageSpec("classify", classify_document, _parts_in(State.SPLIT), takes_run_row=True),
     "extract": StageSpec("extract", extract_document, _parts_in(State.CLASSIFIED), takes_run_row=True),
     "publish": StageSpec("publish", publish_document,
-                         lambda root, parts: _parts_in(State.EXTRACTED)(root, parts)
-                         or (state_of(root) is State.SPLIT and parts[0].id != root.id)),
+                         lambda root, parts: _parts_in(State.EXTRACTED)(root, parts) or _unfinished_lease(root, parts)),
 }
+
+
+def _unfinished_lease(root: Document, parts: list[Document]) -> bool:
+    """A packet waiting to be completed, or a document routed to review/blocked that still holds its lease."""
+    if state_of(root) is State.SPLIT and parts[0].id != root.id:
+        return True
+    return root.lease_owner is not None and all(state_of(p) in SETTLED for p in parts)
 
 
 @dataclass

@@ -8,7 +8,9 @@ nothing and says why.
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -81,6 +83,29 @@ def resolve_document_ids(ctx: QuireContext, references: list[str]) -> list[str]:
         return [str(find_document(session, ref).id) for ref in references]
 
 
+class ActionRefused(Exception):
+    """An action that does not apply to the document as it is now.
+
+    Raised inside the action's transaction so that nothing it wrote, its
+    request id included, is kept: the same request may be sent again once the
+    document is in a state it applies to.
+    """
+
+    def __init__(self, document_id: str, action: str, state: str, message: str) -> None:
+        super().__init__(message)
+        self.result = ActionResult(document_id, action, False, state, message)
+
+
+def refusals_as_results(action: Callable[..., ActionResult]) -> Callable[..., ActionResult]:
+    @functools.wraps(action)
+    def run(*args: Any, **kwargs: Any) -> ActionResult:
+        try:
+            return action(*args, **kwargs)
+        except ActionRefused as refused:
+            return refused.result
+    return run
+
+
 def _begin(session: Session, reference: str, action: str, actor: str, request_id: str | None,
            detail: dict[str, Any] | None = None) -> tuple[Document, bool]:
     document = find_document(session, reference)
@@ -94,6 +119,7 @@ def _repeat(document: Document, action: str) -> ActionResult:
     return ActionResult(str(document.id), action, False, document.state, "this request was already carried out")
 
 
+@refusals_as_results
 def retry_document(ctx: QuireContext, reference: str, *, actor: str, request_id: str | None = None) -> ActionResult:
     """Re-open a FAILED document where it stopped, with a fresh attempt budget."""
     with transaction(ctx.engine) as session:
@@ -101,7 +127,7 @@ def retry_document(ctx: QuireContext, reference: str, *, actor: str, request_id:
         if not fresh:
             return _repeat(document, "retry")
         if document.state != State.FAILED.value:
-            return ActionResult(str(document.id), "retry", False, document.state,
+            raise ActionRefused(str(document.id), "retry", document.state,
                                 f"only FAILED documents are retried; this one is {document.state}")
         target = State(document.resume_state) if document.resume_state else State.PENDING
         transition(session, document, target, actor=actor, reason=f"retried by {actor}")
@@ -111,6 +137,7 @@ def retry_document(ctx: QuireContext, reference: str, *, actor: str, request_id:
                             f"re-opened at {target.value} with a fresh budget of {document.max_attempts} attempts")
 
 
+@refusals_as_results
 def resume_document(ctx: QuireContext, reference: str, *, actor: str, airflow: TaskInstanceClearer | None,
                     request_id: str | None = None) -> ActionResult:
     """Resume a FAILED document at its failed task: clear that task instance of its Airflow run.
@@ -130,7 +157,7 @@ def resume_document(ctx: QuireContext, reference: str, *, actor: str, airflow: T
         if not fresh:
             return _repeat(document, "resume")
         if document.state != State.FAILED.value:
-            return ActionResult(str(document.id), "resume", False, document.state,
+            raise ActionRefused(str(document.id), "resume", document.state,
                                 f"only FAILED documents are resumed; this one is {document.state}")
         owners = [document.id] + ([document.parent_id] if document.parent_id else [])
         last = session.execute(select(PipelineRun).where(PipelineRun.document_id.in_(owners))
@@ -157,6 +184,7 @@ def resume_document(ctx: QuireContext, reference: str, *, actor: str, airflow: T
                             f"budget of {document.max_attempts} attempts for the next run to claim")
 
 
+@refusals_as_results
 def reprocess_document(ctx: QuireContext, reference: str, *, actor: str,
                        request_id: str | None = None) -> ActionResult:
     """Start a document over from parse: page checkpoints are dropped, decisions are kept as history.
@@ -171,14 +199,14 @@ def reprocess_document(ctx: QuireContext, reference: str, *, actor: str,
         if not fresh:
             return _repeat(document, "reprocess")
         if document.parent_id is not None:
-            return ActionResult(str(document.id), "reprocess", False, document.state,
+            raise ActionRefused(str(document.id), "reprocess", document.state,
                                 "this is a part of a packet: reprocess the packet "
                                 f"{document.parent_id} instead")
         if document.lease_owner and document.state not in {s.value for s in (State.FAILED, State.COMPLETE)}:
             still_leased = session.execute(select(func.now() < Document.lease_expires_at)
                                            .where(Document.id == document.id)).scalar()
             if still_leased:
-                return ActionResult(str(document.id), "reprocess", False, document.state,
+                raise ActionRefused(str(document.id), "reprocess", document.state,
                                     f"a run ({document.lease_owner}) is working on it; try again when it ends")
         session.execute(delete(PageResult).where(PageResult.document_id == document.id,
                                                  PageResult.stage == PARSE_STAGE))
@@ -208,6 +236,7 @@ def _force_state(session: Session, document: Document, target: State, actor: str
                  detail={"from": current.value, "to": target.value, "reason": reason})
 
 
+@refusals_as_results
 def release_document(ctx: QuireContext, reference: str, *, actor: str, password: str | None = None,
                      request_id: str | None = None) -> ActionResult:
     """Release a QUARANTINED document back to PENDING, optionally with the password it needs."""
@@ -217,7 +246,7 @@ def release_document(ctx: QuireContext, reference: str, *, actor: str, password:
         if not fresh:
             return _repeat(document, "release")
         if document.state != State.QUARANTINED.value:
-            return ActionResult(str(document.id), "release", False, document.state,
+            raise ActionRefused(str(document.id), "release", document.state,
                                 f"only QUARANTINED documents are released; this one is {document.state}")
         if password is not None:
             session.execute(insert(DocumentSecret).values(document_id=document.id, password=password,
@@ -231,6 +260,7 @@ def release_document(ctx: QuireContext, reference: str, *, actor: str, password:
                             "released" + (" with a password" if password is not None else ""))
 
 
+@refusals_as_results
 def approve_document(ctx: QuireContext, reference: str, *, actor: str, corrections: dict[str, str | None]
                      | None = None, request_id: str | None = None) -> ActionResult:
     """Accept a REVIEW_REQUIRED document, with a reviewer's field corrections, and publish it."""
@@ -240,7 +270,7 @@ def approve_document(ctx: QuireContext, reference: str, *, actor: str, correctio
         if not fresh:
             return _repeat(document, "approve")
         if document.state != State.REVIEW_REQUIRED.value:
-            return ActionResult(str(document.id), "approve", False, document.state,
+            raise ActionRefused(str(document.id), "approve", document.state,
                                 f"only REVIEW_REQUIRED documents are approved; this one is {document.state}")
         machine = latest_extraction(session, document.id)
         reviewed = _reviewed_extraction(machine, corrections)

@@ -47,7 +47,7 @@ def test_digital_invoice_goes_all_the_way_to_complete(ctx, tmp_path):
     assert totals["claimed"] == 1 and totals["failed"] == 0
     document = _document(ctx, document_id)
     assert document.state in ("COMPLETE", "REVIEW_REQUIRED", "BLOCKED"), document.state_reason
-    assert document.doc_type == "invoice" and document.lease_owner is None
+    assert document.doc_type == "invoice"
     assert _count(ctx, PageResult, PageResult.method == "text_layer") == document.page_count
     assert _count(ctx, ClassificationRecord) == 1 and _count(ctx, ExtractionRecord) == 1
     if document.state == "COMPLETE":
@@ -141,3 +141,14 @@ def test_running_the_pipeline_again_changes_nothing(ctx, tmp_path):
     assert process_in_process(ctx, owner_run="b")["claimed"] == 0
     assert {m.__tablename__: _count(ctx, m) for m in (PageResult, ExtractionRecord, OutboxEvent,
                                                       PublishedDocument)} == before
+
+
+def test_documents_routed_to_review_release_their_lease(settings, tmp_path):
+    # No confidence reaches 1.01, so every document is routed to a person.
+    strict = build_context(settings.model_copy(update={"review_confidence": 1.01}))
+    path = tmp_path / "invoice.pdf"
+    render_pdf(generate_invoice(31, doc_type="invoice"), path)
+    document_id = ingest_file(strict, path).document_id
+    process_in_process(strict, owner_run="t6")
+    document = _document(strict, document_id)
+    assert (document.state, document.lease_owner) == ("REVIEW_REQUIRED", None)

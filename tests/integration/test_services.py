@@ -125,3 +125,13 @@ def test_state_counts_and_detail(ctx):
     detail = document_detail(ctx, document_id)
     assert detail["state"] == "BLOCKED" and detail["reason"] == "blocked by total_matches_lines"
     assert detail["attempts_log"] == [] and detail["split_manifest"] is None
+
+
+def test_a_refused_request_does_not_use_up_its_request_id(ctx):
+    document_id = make_document(ctx, "busy.pdf", state=State.COMPLETE)
+    refused = retry_document(ctx, document_id, actor="fay", request_id="req-7")
+    assert not refused.changed and "only FAILED" in refused.message
+    assert "retry" not in _actions(ctx, document_id)
+    with transaction(ctx.engine) as session:
+        session.get(Document, uuid.UUID(document_id)).state = State.FAILED.value
+    assert retry_document(ctx, document_id, actor="fay", request_id="req-7").changed
