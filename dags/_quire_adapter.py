@@ -24,7 +24,6 @@ import hashlib
 import json
 import logging
 import os
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +75,7 @@ def fetch_pending(context: Any) -> list[dict]:
     from quire.errors import TerminalError
     from quire.pipeline import plan_chunks
     from quire.runs import claim_documents
-    from quire.services import reprocess_document, resolve_document_ids
+    from quire.services import documents_received_between, reprocess_document, resolve_document_ids
 
     ctx = quire_context(migrate=True)
     params = context["params"]
@@ -112,23 +111,6 @@ def fetch_pending(context: Any) -> list[dict]:
     chunks = plan_chunks(claim.claimed, int(params.get("chunk_size") or 0), slots=_slots())
     log.info("claimed %d documents in %d chunks for %s", len(claim.claimed), len(chunks), owner)
     return chunks
-
-
-def documents_received_between(ctx: Any, start: datetime, end: datetime) -> list[str]:
-    """Root documents received in [start, end): what a backfill run reprocesses.
-
-    (A read model that belongs in ``quire.services``; kept here until it has a home there.)
-    """
-    from sqlalchemy import select
-
-    from quire.db.engine import transaction
-    from quire.db.models import Document
-
-    with transaction(ctx.engine) as session:
-        rows = session.execute(select(Document.id).where(Document.parent_id.is_(None),
-                                                         Document.received_at >= start, Document.received_at < end)
-                               .order_by(Document.received_at, Document.id)).scalars()
-        return [str(r) for r in rows]
 
 
 def label_instance(context: Any, chunk: dict) -> None:

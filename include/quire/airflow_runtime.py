@@ -670,24 +670,6 @@ class AirflowClient:
         path = f"/dags/{dag_id}/dagRuns/{urllib.parse.quote(run_id, safe='')}/taskInstances"
         return self.request("GET", path, query={"limit": 1000})["task_instances"]
 
-    def clear_failed(self, dag_id: str, run_id: str) -> list[tuple[str, int]]:
-        """Resume ``run_id`` at its failed task instances.
-
-        ``only_failed`` without task ids clears the failed instances but not
-        their downstream ones, and after a failed ``extract`` the ``publish`` of
-        the chunk has already run (trigger rule all_done) and would not run
-        again. So the failed instances are named, with ``include_downstream``;
-        upstream instances keep their state.
-        """
-        path = f"/dags/{dag_id}/dagRuns/{urllib.parse.quote(run_id, safe='')}/taskInstances"
-        failed = self.request("GET", path, query={"state": ["failed", "upstream_failed"], "limit": 1000})
-        markers = [(ti["task_id"], ti["map_index"]) for ti in failed["task_instances"]]
-        if markers:
-            self.request("POST", f"/dags/{dag_id}/clearTaskInstances",
-                         {"dag_run_id": run_id, "task_ids": [list(m) if m[1] >= 0 else m[0] for m in markers],
-                          "include_downstream": True, "only_failed": False, "dry_run": False})
-        return markers
-
 
 # ---------------------------------------------------------------- quire run --until-idle
 

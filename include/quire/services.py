@@ -12,6 +12,7 @@ import functools
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -399,3 +400,12 @@ def unfinished_count(ctx: QuireContext) -> int:
     with transaction(ctx.engine) as session:
         return session.execute(select(func.count()).where(
             Document.state.in_([s.value for s in UNFINISHED]))).scalar_one()
+
+
+def documents_received_between(ctx: QuireContext, start: datetime, end: datetime) -> list[str]:
+    """Root documents received in [start, end): what a backfill run over that interval reprocesses."""
+    with transaction(ctx.engine) as session:
+        rows = session.execute(select(Document.id).where(Document.parent_id.is_(None),
+                                                         Document.received_at >= start, Document.received_at < end)
+                               .order_by(Document.received_at, Document.id)).scalars()
+        return [str(r) for r in rows]

@@ -158,7 +158,7 @@ def always_failing_extractor(parsed, classification, **kwargs):
 
 def _clear_failed_like_the_rest_api(dag_run) -> set[tuple[str, int]]:
     """What ``POST /api/v2/dags/{id}/clearTaskInstances`` does for the run's failed task instances with
-    ``include_downstream`` (``quire.airflow_runtime.AirflowClient.clear_failed`` sends exactly that)."""
+    ``include_downstream`` (``quire.airflow_api.AirflowApi.clear_failed`` sends exactly that)."""
     from airflow.models.serialized_dag import SerializedDagModel
     from airflow.models.taskinstance import TaskInstance, clear_task_instances, find_relevant_relatives
     from airflow.settings import Session
