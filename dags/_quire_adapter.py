@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,14 @@ PENDING_DOCUMENTS_URI = "quire://documents/pending"
 LABEL_KEY = "quire_label"
 STAGES = ("parse", "split", "classify", "extract", "publish")
 BACKFILL_RUN_TYPE = "backfill"
+#: retries with exponential backoff for transient failures; terminal ones fail at once (AirflowFailException)
+DEFAULT_ARGS = {
+    "owner": "quire",
+    "retries": 3,
+    "retry_delay": timedelta(seconds=5),
+    "retry_exponential_backoff": 2.0,
+    "max_retry_delay": timedelta(minutes=2),
+}
 
 
 def quire_context(*, migrate: bool = False):

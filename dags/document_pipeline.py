@@ -49,13 +49,7 @@ STAGE_TASK_DEFAULTS = dict(map_index_template="{{ " + LABEL_KEY + " }}")
     max_active_tasks=64,
     tags=["quire", "documents"],
     doc_md=DOC_MD,
-    default_args={
-        "owner": "quire",
-        "retries": 3,
-        "retry_delay": timedelta(seconds=5),
-        "retry_exponential_backoff": 2.0,
-        "max_retry_delay": timedelta(minutes=2),
-    },
+    default_args=adapter.DEFAULT_ARGS,
     params={
         "document_ids": Param(
             [], type="array", items={"type": "string", "minLength": 6},

@@ -31,13 +31,7 @@ sha256. When new documents were registered it emits the `quire://documents/pendi
     max_active_runs=1,
     tags=["quire", "intake"],
     doc_md=DOC_MD,
-    default_args={
-        "owner": "quire",
-        "retries": 3,
-        "retry_delay": timedelta(seconds=5),
-        "retry_exponential_backoff": 2.0,
-        "max_retry_delay": timedelta(minutes=2),
-    },
+    default_args=adapter.DEFAULT_ARGS,
 )
 def inbox_scan():
     @task(outlets=[Asset(PENDING_DOCUMENTS_URI)])

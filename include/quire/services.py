@@ -120,6 +120,15 @@ def _repeat(document: Document, action: str) -> ActionResult:
     return ActionResult(str(document.id), action, False, document.state, "this request was already carried out")
 
 
+def _reopen_failed(session: Session, document: Document, actor: str, reason: str) -> State:
+    """Put a FAILED document back where it stopped, unleased, with a fresh attempt budget."""
+    target = State(document.resume_state) if document.resume_state else State.PENDING
+    transition(session, document, target, actor=actor, reason=reason)
+    document.attempts, document.resume_state = 0, None
+    document.lease_owner = document.lease_expires_at = None
+    return target
+
+
 @refusals_as_results
 def retry_document(ctx: QuireContext, reference: str, *, actor: str, request_id: str | None = None) -> ActionResult:
     """Re-open a FAILED document where it stopped, with a fresh attempt budget."""
@@ -130,10 +139,7 @@ def retry_document(ctx: QuireContext, reference: str, *, actor: str, request_id:
         if document.state != State.FAILED.value:
             raise ActionRefused(str(document.id), "retry", document.state,
                                 f"only FAILED documents are retried; this one is {document.state}")
-        target = State(document.resume_state) if document.resume_state else State.PENDING
-        transition(session, document, target, actor=actor, reason=f"retried by {actor}")
-        document.attempts, document.resume_state = 0, None
-        document.lease_owner = document.lease_expires_at = None
+        target = _reopen_failed(session, document, actor, f"retried by {actor}")
         return ActionResult(str(document.id), "retry", True, target.value,
                             f"re-opened at {target.value} with a fresh budget of {document.max_attempts} attempts")
 
@@ -176,10 +182,7 @@ def resume_document(ctx: QuireContext, reference: str, *, actor: str, airflow: T
                                     f"cleared {len(cleared)} failed task instance(s) of {last.dag_id} run "
                                     f"{last.run_id} (from {last.task_id}); the document resumes at "
                                     f"{document.resume_state or State.PENDING.value} when it re-runs")
-        target = State(document.resume_state) if document.resume_state else State.PENDING
-        transition(session, document, target, actor=actor, reason=f"resumed by {actor}")
-        document.attempts, document.resume_state = 0, None
-        document.lease_owner = document.lease_expires_at = None
+        target = _reopen_failed(session, document, actor, f"resumed by {actor}")
         return ActionResult(str(document.id), "resume", True, target.value,
                             f"no failed Airflow task instance to clear: re-opened at {target.value} with a fresh "
                             f"budget of {document.max_attempts} attempts for the next run to claim")
