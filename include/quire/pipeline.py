@@ -87,17 +87,29 @@ class ChunkOutcome:
                 + (f" ({failures})" if failures else ""))
 
 
+#: up to this many documents per slot, each document gets a task instance of its own
+FEW_DOCUMENTS_PER_SLOT = 4
+#: a backlog is cut into this many waves per slot: enough to even out a slow chunk, few enough that
+#: Airflow's ~1.5-3 slot-seconds per task instance stay small beside the work a chunk carries
+BACKLOG_WAVES = 2
+MAX_CHUNK_SIZE = 500
+
+
 def plan_chunks(claimed: Sequence[ClaimedDocument], chunk_size: int = 0, *, slots: int = 2) -> list[dict]:
     """Group claimed documents into chunks for mapped task instances.
 
     ``chunk_size`` 0 picks automatically: one document per instance while there
-    are few (each shows alone in the grid), larger chunks for a backlog so the
-    per-instance overhead is spread over many documents (about four waves per slot).
+    are few (each shows alone in the grid), and for a backlog about
+    ``BACKLOG_WAVES`` chunks per slot, so the per-instance overhead is spread
+    over many documents.
     """
     if not claimed:
         return []
     if chunk_size <= 0:
-        chunk_size = max(1, min(50, math.ceil(len(claimed) / (slots * 4))))
+        if len(claimed) <= slots * FEW_DOCUMENTS_PER_SLOT:
+            chunk_size = 1
+        else:
+            chunk_size = min(MAX_CHUNK_SIZE, math.ceil(len(claimed) / (slots * BACKLOG_WAVES)))
     chunks = []
     for start in range(0, len(claimed), chunk_size):
         members = claimed[start:start + chunk_size]
