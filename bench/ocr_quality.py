@@ -18,6 +18,11 @@ capitals, "DOCUMENT NO" for a printed "Document No"):
   or splitting the ground truth's boxes, two-column rows read in another order) and the
   untranscribed extra text, so it is a pessimistic bound.
 
+A lower CER here is not enough to change Quire's defaults: check field extraction too
+(bench/accuracy.py --corpus sroie-ocr,dev-scanned); psm 4/6 with separator removal and
+flattening won here but cost invoice_number, dates and line items on scanned invoices.
+--invoices N adds a cheap reading-order check on generated scanned invoices.
+
 Each receipt goes through the production engine (TesseractEngine.recognize behind the
 content-addressed CachedOcrEngine, with the page reader's cache under --home), so OSD and
 every option are measured as Quire runs them, and a re-run of an unchanged variant is free.
@@ -99,6 +104,7 @@ VARIANTS: dict[str, Variant] = {
                                  config=("load_system_dawg=0", "load_freq_dawg=0")),
     "psm6+rules+flatten": Variant(_pre(remove_rules=True, flatten=True), psm=6),
     "psm4+rules+flatten": Variant(_pre(remove_rules=True, flatten=True), psm=4),
+    "psm3+rules+flatten": Variant(_pre(remove_rules=True, flatten=True)),
     "lines28+flatten": Variant(_pre(flatten=True)),
     "lines28+psm4+flatten": Variant(_pre(flatten=True), psm=4),
     "lines28+psm6+flatten": Variant(_pre(flatten=True), psm=6),

@@ -11,11 +11,14 @@ Sauvola (0.220) and autocontrast (0.187) wiped out a few faint or dark scans ent
 Second round (region-aligned CER pooled over all 1961 line boxes; see the bench):
   grey + Otsu + 28 px lines, psm 3: 0.0860; psm 4: 0.0820; psm 6: 0.0757
   + separator removal (psm 6): 0.0748   + flattening (psm 6): 0.0752
-  + both (psm 6): 0.0745   + both (psm 4, the default): 0.0769 (reading-order 0.129, was 0.152)
+  + both (psm 6): 0.0745   + both (psm 4): 0.0769 (reading-order 0.129, was 0.152)
+  + both (psm 3): 0.0825   + flattening alone (psm 3): 0.0870
   + deskew (psm 6): 0.0763   + unsharp mask (psm 6): 0.0793   lines 36 px (psm 6): 0.0759
   + flattening + autocontrast (psm 6): 0.0920
-So separator removal and flattening are on; deskew (tesseract copes with the few degrees
-these scans have), sharpening, Sauvola and autocontrast are options, off.
+Separator removal and flattening help receipts only together with psm 4 or 6, and that
+combination made field extraction on the 200 generated scanned invoices worse (see
+DEFAULT_SEGMENTATION in ocr.py), so every new step is an option, off; deskew (tesseract
+copes with the few degrees these scans have), sharpening, Sauvola and autocontrast too.
 """
 
 from __future__ import annotations
@@ -55,12 +58,12 @@ class Preprocessing:
     deskew: bool = False
     #: whiten thin rows of dots, dashes or rules that span most of the width (receipt separators),
     #: which tesseract otherwise reads as strings of punctuation or letters
-    remove_rules: bool = True
+    remove_rules: bool = False
     #: a light unsharp mask after upscaling (edges blurred by LANCZOS and by the scan)
     sharpen: bool = False
     #: divide by the estimated paper brightness (shading, creases, tinted paper) so one global
     #: threshold fits the whole page
-    flatten: bool = True
+    flatten: bool = False
 
     def __post_init__(self) -> None:
         if self.thresholding not in THRESHOLDING_METHODS:
