@@ -50,6 +50,8 @@ from quire.loading import load_object
 from quire.model import PageText, ParsedDocument, TextMethod, Word
 from quire.settings import Settings
 
+from ocr_quality import edit_distance, reading_order  # bench/ is this script's folder
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SROIE = REPO_ROOT.parent / "shared" / "corpus" / "dev" / "sroie"
 CORPORA = ("sroie-ocr", "sroie-box", "dev-digital", "dev-scanned", "heldout-digital", "heldout-scanned")
@@ -132,32 +134,7 @@ def _box_rows(csv_path: Path) -> list[tuple[list[float], list[float], str]]:
     return rows
 
 
-# -- OCR character error rate ----------------------------------------------------------------------------
-
-def reading_order(words: Sequence[Word]) -> str:
-    """Words grouped into lines by vertical overlap, lines top to bottom, words left to right."""
-    lines: list[list[Word]] = []
-    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
-        centre = (word.top + word.bottom) / 2
-        if lines and lines[-1][0].top <= centre <= lines[-1][0].bottom:
-            lines[-1].append(word)
-        else:
-            lines.append([word])
-    text = " ".join(" ".join(w.text for w in sorted(line, key=lambda w: w.x0)) for line in lines)
-    return " ".join(text.upper().split())
-
-
-def edit_distance(a: str, b: str) -> int:
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
-
+# -- OCR character error rate: the same reading-order measure as bench/ocr_quality.py ------------------------
 
 def sroie_cer(stem: str, settings: Settings) -> float:
     """CER of the page reader's words (an OCR cache hit after extraction) against box/*.csv."""
