@@ -351,10 +351,12 @@ def _group_alive(pgid: int) -> bool:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
-    return _group_has_live_member(pgid)
+    return bool(live_group_members(pgid))
 
 
-def _group_has_live_member(pgid: int) -> bool:
+def live_group_members(pgid: int) -> set[int]:
+    """Pids of the non-zombie processes in process group ``pgid`` (read from /proc)."""
+    members = set()
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
@@ -364,8 +366,8 @@ def _group_has_live_member(pgid: int) -> bool:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
         if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
+            members.add(int(proc.name))
+    return members
 
 
 def component_argv(component: str, port: int) -> list[str]:

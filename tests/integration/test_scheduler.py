@@ -30,20 +30,6 @@ def _listening_ports(pids: set[int]) -> list[str]:
     return found
 
 
-def _group_members(pgid: int) -> set[int]:
-    members = set()
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                stat = (proc / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                members.add(int(proc.name))
-    return members
-
-
 def _stop_embedded_server(home: Path) -> None:
     pid_file = home / "pgdata" / "postmaster.pid"
     if pid_file.exists():
@@ -80,7 +66,7 @@ def test_up_starts_loopback_components_reuses_them_and_down_stops_exactly_them(e
     paths = rt.RuntimePaths(embedded_home.resolve())
     records = {c: rt.ComponentRecord.read(paths.pid_file(c)) for c in rt.COMPONENTS}
     assert all(r is not None and rt.is_alive(r) for r in records.values())
-    everything = set().union(*(_group_members(r.pgid) for r in records.values()))
+    everything = set().union(*(rt.live_group_members(r.pgid) for r in records.values()))
     listening = _listening_ports(everything)
     assert listening == [f"127.0.0.1:{port}"], listening  # only the api-server, only on loopback
 
@@ -106,9 +92,9 @@ def test_up_starts_loopback_components_reuses_them_and_down_stops_exactly_them(e
         assert down.returncode == 0, down.stderr
         for record in records.values():
             deadline = time.monotonic() + 5
-            while _group_members(record.pgid) and time.monotonic() < deadline:
+            while rt.live_group_members(record.pgid) and time.monotonic() < deadline:
                 time.sleep(0.1)
-            assert not _group_members(record.pgid), f"{record.component} group still has processes"
+            assert not rt.live_group_members(record.pgid), f"{record.component} group still has processes"
             assert not paths.pid_file(record.component).exists()
         assert bystander.poll() is None
     finally:

@@ -19,7 +19,7 @@ from quire.db.models import ClassificationRecord, Document
 from quire.db.repository import transition
 from quire.loading import load_object
 from quire.model import Classification
-from quire.stages.common import StageResult, document_parts, load_document, load_parsed, state_of
+from quire.stages.common import StageResult, load_document, load_parsed, parts_waiting_in
 from quire.states import State
 
 STAGE = "classify"
@@ -33,9 +33,7 @@ def classify_document(document_id: str, ctx: QuireContext, pipeline_run_id: int 
     """Classify every part of a split document that is waiting in SPLIT."""
     classifier = load_object(ctx.settings.classifier)
     decided: dict[str, str] = {}
-    with transaction(ctx.engine) as session:
-        root = load_document(session, document_id)
-        waiting = [str(p.id) for p in document_parts(session, root) if state_of(p) is State.SPLIT]
+    waiting = parts_waiting_in(ctx.engine, document_id, State.SPLIT)
     for part_id in waiting:
         with transaction(ctx.engine) as session:
             part = load_document(session, part_id)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from quire.db.models import Document, PageResult, SplitManifest
+from quire.db.engine import transaction
+from quire.db.models import Document, PageResult
 from quire.errors import TerminalError
 from quire.model import ParsedDocument, PageText, TextMethod, Word
 from quire.states import State
@@ -49,8 +50,11 @@ def document_parts(session: Session, root: Document) -> list[Document]:
     return list(children) or [root]
 
 
-def has_manifest(session: Session, document_id: uuid.UUID) -> bool:
-    return session.execute(select(SplitManifest.id).where(SplitManifest.document_id == document_id)).first() is not None
+def parts_waiting_in(engine, document_id: str, state: State) -> list[str]:
+    """Ids of the document's parts that are in ``state``, i.e. ready for the stage that takes them from it."""
+    with transaction(engine) as session:
+        root = load_document(session, document_id)
+        return [str(p.id) for p in document_parts(session, root) if state_of(p) is state]
 
 
 def page_text_from_row(row: PageResult) -> PageText:

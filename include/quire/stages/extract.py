@@ -17,7 +17,7 @@ from quire.db.repository import transition
 from quire.loading import load_object
 from quire.model import Classification, Extraction, Routing
 from quire.stages.classify import decision_hash, latest_classification
-from quire.stages.common import StageResult, document_parts, load_document, load_parsed, state_of
+from quire.stages.common import StageResult, load_document, load_parsed, parts_waiting_in
 from quire.states import State
 
 STAGE = "extract"
@@ -29,9 +29,7 @@ def extract_document(document_id: str, ctx: QuireContext, pipeline_run_id: int |
     """Extract every CLASSIFIED part of a document and route it."""
     extractor = load_object(ctx.settings.extractor)
     routed: dict[str, str] = {}
-    with transaction(ctx.engine) as session:
-        root = load_document(session, document_id)
-        waiting = [str(p.id) for p in document_parts(session, root) if state_of(p) is State.CLASSIFIED]
+    waiting = parts_waiting_in(ctx.engine, document_id, State.CLASSIFIED)
     for part_id in waiting:
         with transaction(ctx.engine) as session:
             part = load_document(session, part_id)
