@@ -19,6 +19,13 @@ Decisions worth knowing:
   keeps Airflow's and Quire's Alembic histories apart.
 * The components get ``QUIRE_DATABASE_URL`` resolved once here, so a task
   process never pays for starting (or probing) the embedded server.
+* Executors: LocalExecutor by default (task processes forked by the
+  scheduler). With ``QUIRE_EXECUTOR=celery`` (or ``quire up --executor
+  celery``) the scheduler queues task instances on the Celery broker
+  (``QUIRE_CELERY_BROKER_URL``, Redis by default) and a ``celery-worker``
+  component runs them; results go to Airflow's metadata database. The queue is
+  named after this installation's metadata database, so two Quire
+  installations sharing one broker never run each other's tasks.
 * Login: the simple auth manager with one ``admin`` user whose password is
   generated once and kept in ``QUIRE_HOME/airflow/passwords.json`` (mode 600).
 """
@@ -26,6 +33,7 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import secrets
@@ -38,7 +46,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -46,6 +54,10 @@ from typing import Any
 from quire.settings import Settings
 
 COMPONENTS: tuple[str, ...] = ("api-server", "scheduler", "dag-processor", "triggerer")
+CELERY_WORKER = "celery-worker"
+#: every component `quire up` may start (pid files are looked for under each name)
+ALL_COMPONENTS: tuple[str, ...] = (*COMPONENTS, CELERY_WORKER)
+EXECUTORS = {"local": "LocalExecutor", "celery": "CeleryExecutor"}
 ADMIN_USER = "admin"
 DEFAULT_PORT = 8080
 HOST = "127.0.0.1"
@@ -207,11 +219,31 @@ class RuntimeConfig:
     #: task instances running at once; one per core suits CPU-bound parsing and OCR
     parallelism: int = max(2, os.cpu_count() or 2)
     extra_env: Mapping[str, str] = field(default_factory=dict)
+    #: "local" or "celery"; None takes ``Settings.executor`` (``QUIRE_EXECUTOR``)
+    executor: str | None = None
+
+    def resolved(self, settings: Settings, **changes: Any) -> RuntimeConfig:
+        """This configuration with the executor decided and ``changes`` applied."""
+        executor = changes.pop("executor", None) or self.executor or settings.executor
+        if executor not in EXECUTORS:
+            raise AirflowRuntimeError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
+        return replace(self, executor=executor, **changes)
+
+
+def components_for(config: RuntimeConfig) -> tuple[str, ...]:
+    """The components an installation with ``config`` (executor resolved) runs."""
+    return (*COMPONENTS, CELERY_WORKER) if config.executor == "celery" else COMPONENTS
+
+
+def celery_queue(airflow_db_url: str) -> str:
+    """This installation's queue: task instances of another installation on the same broker are never taken."""
+    return "quire-" + hashlib.sha256(_redact(airflow_db_url).encode()).hexdigest()[:12]
 
 
 def build_env(settings: Settings, config: RuntimeConfig, *, quire_db_url: str, airflow_db_url: str,
               base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment every Airflow component (and so every task process) runs with."""
+    config = config.resolved(settings)
     paths = RuntimePaths.for_settings(settings)
     data = load_secrets(paths)
     sync_url, async_url = airflow_sqlalchemy_urls(airflow_db_url)
@@ -222,7 +254,7 @@ def build_env(settings: Settings, config: RuntimeConfig, *, quire_db_url: str, a
         "AIRFLOW__CORE__DAGS_FOLDER": str(dags_folder()),
         "AIRFLOW__CORE__PLUGINS_FOLDER": str(plugins_folder()),
         "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-        "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+        "AIRFLOW__CORE__EXECUTOR": EXECUTORS[config.executor],
         "AIRFLOW__CORE__PARALLELISM": str(config.parallelism),
         "AIRFLOW__CORE__MAX_ACTIVE_TASKS_PER_DAG": str(config.parallelism * 4),
         "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "False",
@@ -256,15 +288,27 @@ def build_env(settings: Settings, config: RuntimeConfig, *, quire_db_url: str, a
         "OMP_THREAD_LIMIT": "1",
         "PYTHONUNBUFFERED": "1",
     })
+    if config.executor == "celery":
+        queue = celery_queue(airflow_db_url)
+        env.update({
+            "AIRFLOW__CELERY__BROKER_URL": settings.celery_broker_url,
+            "AIRFLOW__CELERY__RESULT_BACKEND": "db+" + sync_url,
+            "AIRFLOW__CELERY__WORKER_CONCURRENCY": str(config.parallelism),
+            "AIRFLOW__OPERATORS__DEFAULT_QUEUE": queue,
+            # an OCR task holds its worker slot for seconds: prefetching more would starve the other workers
+            "AIRFLOW__CELERY__WORKER_PREFETCH_MULTIPLIER": "1",
+            "QUIRE_CELERY_QUEUE": queue,
+        })
     env.update(config.extra_env)
     return env
 
 
 LOCAL_SETTINGS = '''"""Generated by quire.airflow_runtime (rewritten by every `quire up`; edit that module instead).
 
-Preloads Quire's stage code in the scheduler. The LocalExecutor's workers are
-forked from the scheduler and fork a process per task instance, so each task
-then starts with Quire already imported instead of paying ~1.5 s of imports
+Preloads Quire's stage code in the scheduler and the Celery worker. The
+LocalExecutor's workers are forked from the scheduler (Celery's pool processes
+from the worker) and fork a process per task instance, so each task then
+starts with Quire already imported instead of paying ~1.5 s of imports
 (numpy, PDFium, pdfplumber, SQLAlchemy models) per task instance. Modules only:
 no engine or connection is created here, so nothing is shared across forks.
 """
@@ -273,7 +317,7 @@ import logging
 import os
 import sys
 
-if os.environ.get("QUIRE_PRELOAD", "1") == "1" and len(sys.argv) > 1 and sys.argv[1] == "scheduler":
+if os.environ.get("QUIRE_PRELOAD", "1") == "1" and len(sys.argv) > 1 and sys.argv[1] in ("scheduler", "celery"):
     try:
         import quire.pipeline  # noqa: F401
         import quire.services  # noqa: F401
@@ -370,10 +414,15 @@ def live_group_members(pgid: int) -> set[int]:
     return members
 
 
-def component_argv(component: str, port: int) -> list[str]:
+def component_argv(component: str, config: RuntimeConfig, env: Mapping[str, str]) -> list[str]:
     airflow = airflow_executable()
     if component == "api-server":
-        return [airflow, "api-server", "--host", HOST, "--port", str(port), "--workers", "1"]
+        return [airflow, "api-server", "--host", HOST, "--port", str(config.port), "--workers", "1"]
+    if component == CELERY_WORKER:
+        # one worker node per installation and host; gossip and mingle only slow its start on one machine
+        return [airflow, "celery", "worker", "--concurrency", str(config.parallelism), "--queues",
+                env["QUIRE_CELERY_QUEUE"], "--celery-hostname", f"{env['QUIRE_CELERY_QUEUE']}@%h",
+                "--skip-serve-logs", "--without-gossip", "--without-mingle"]
     if component in ("scheduler", "triggerer"):
         return [airflow, component, "--skip-serve-logs"]
     return [airflow, component]
@@ -382,7 +431,7 @@ def component_argv(component: str, port: int) -> list[str]:
 def running_components(paths: RuntimePaths) -> dict[str, ComponentRecord]:
     """Components whose pid file names a live process we started."""
     found = {}
-    for component in COMPONENTS:
+    for component in ALL_COMPONENTS:
         record = ComponentRecord.read(paths.pid_file(component))
         if record is not None and is_alive(record):
             found[component] = record
@@ -503,21 +552,21 @@ def _has_airflow_schema(url: str) -> bool:
 
 
 def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout: float = 120.0,
-       components: Iterable[str] = COMPONENTS) -> UpResult:
-    """Start whatever of the components is not running yet; reuse what is."""
+       components: Iterable[str] | None = None) -> UpResult:
+    """Start whatever of the components (default: all the executor needs) is not running yet; reuse what is."""
     paths = RuntimePaths.for_settings(settings)
     paths.run_dir.mkdir(parents=True, exist_ok=True)
     paths.run_dir.chmod(0o700)  # it doubles as XDG_RUNTIME_DIR for the embedded server, which wants 0700
     running = running_components(paths)
     state = read_state(paths)
-    config = config or RuntimeConfig()
+    config = (config or RuntimeConfig()).resolved(settings)
     if running and state.get("port"):
-        # the running components were configured with that port: keep it
-        config = RuntimeConfig(port=int(state["port"]), parallelism=int(state.get("parallelism",
-                                                                                 config.parallelism)),
-                               extra_env=config.extra_env)
+        # the running components were configured this way: keep it
+        config = config.resolved(settings, port=int(state["port"]),
+                                 parallelism=int(state.get("parallelism", config.parallelism)),
+                                 executor=state.get("executor", "local"))
     elif config.port <= 0 or not port_is_free(config.port):
-        config = RuntimeConfig(port=free_port(), parallelism=config.parallelism, extra_env=config.extra_env)
+        config = config.resolved(settings, port=free_port())
     quire_db_url = quire_database_url(settings)
     airflow_db_url = airflow_database_url(settings)
     env = build_env(settings, config, quire_db_url=quire_db_url, airflow_db_url=airflow_db_url)
@@ -530,13 +579,13 @@ def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout:
     write_local_settings(paths)
     migrated = migrate_if_needed(env, paths, airflow_db_url)
     started, reused = [], []
-    for component in components:
+    for component in components_for(config) if components is None else components:
         if component in running:
             reused.append(component)
             continue
-        spawn(component, component_argv(component, config.port), env, paths)
+        spawn(component, component_argv(component, config, env), env, paths)
         started.append(component)
-    _write_state(paths, {"port": config.port, "parallelism": config.parallelism,
+    _write_state(paths, {"port": config.port, "parallelism": config.parallelism, "executor": config.executor,
                          "url": f"http://{HOST}:{config.port}", "started_at": time.time()})
     url = f"http://{HOST}:{config.port}"
     wait_until_healthy(url, paths, timeout=wait_timeout)
@@ -552,16 +601,17 @@ def down(settings: Settings, *, timeout: float = STOP_TIMEOUT_SECONDS,
          components: Iterable[str] | None = None) -> dict[str, str]:
     """Stop the components whose pid files we wrote; returns component -> how it ended."""
     paths = RuntimePaths.for_settings(settings)
-    wanted = list(components) if components is not None else list(COMPONENTS)
+    wanted = list(components) if components is not None else list(ALL_COMPONENTS)
     outcome: dict[str, str] = {}
     # scheduler first so no new task processes start, api-server last so running tasks can report
-    for component in ("scheduler", "triggerer", "dag-processor", "api-server"):
+    for component in ("scheduler", CELERY_WORKER, "triggerer", "dag-processor", "api-server"):
         if component not in wanted:
             continue
         pid_file = paths.pid_file(component)
         record = ComponentRecord.read(pid_file)
         if record is None:
-            outcome[component] = "not running"
+            if component in COMPONENTS:  # a worker that was never started is not worth a line
+                outcome[component] = "not running"
             continue
         outcome[component] = stop_group(record, timeout) if (is_alive(record) or _group_alive(record.pgid)) \
             else "not running"
@@ -576,7 +626,7 @@ def wait_until_healthy(url: str, paths: RuntimePaths, timeout: float = 120.0) ->
     deadline = time.monotonic() + timeout
     last: Any = None
     while time.monotonic() < deadline:
-        dead = [c for c in COMPONENTS if (r := ComponentRecord.read(paths.pid_file(c))) and not is_alive(r)]
+        dead = [c for c in ALL_COMPONENTS if (r := ComponentRecord.read(paths.pid_file(c))) and not is_alive(r)]
         if dead:
             raise AirflowRuntimeError(f"{', '.join(dead)} exited; see {paths.log_dir}/<component>.log")
         try:

@@ -147,7 +147,8 @@ def _field_assignment(text: str) -> tuple[str, str]:
 def cmd_up(args: argparse.Namespace) -> int:
     from quire import airflow_runtime as rt
 
-    config = rt.RuntimeConfig(port=args.port, parallelism=args.parallelism or rt.RuntimeConfig().parallelism)
+    config = rt.RuntimeConfig(port=args.port, parallelism=args.parallelism or rt.RuntimeConfig().parallelism,
+                              executor=args.executor)
     result = rt.up(get_settings(), config, wait_timeout=args.timeout)
     for name in result.reused:
         print(f"{name:14} already running")
@@ -182,10 +183,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _add_runtime_commands(commands) -> None:
+    from quire.airflow_runtime import EXECUTORS
+
     up = commands.add_parser("up", help="start Airflow (api-server, scheduler, dag-processor, triggerer) "
                                         "on 127.0.0.1 in the background")
     up.add_argument("--port", type=int, default=8080, help="api-server port (0 or taken: a free one)")
     up.add_argument("--parallelism", type=int, default=0, help="task instances at once (default: cores)")
+    up.add_argument("--executor", choices=sorted(EXECUTORS), default=None,
+                    help="local (LocalExecutor) or celery (CeleryExecutor on QUIRE_CELERY_BROKER_URL, with a "
+                         "worker started here); default QUIRE_EXECUTOR, else local")
     up.add_argument("--timeout", type=float, default=180, help="seconds to wait until Airflow is healthy")
     up.set_defaults(handler=cmd_up)
 

@@ -7,6 +7,7 @@ a test can hand a stage exactly the configuration it wants.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 from pathlib import Path
 
 from pydantic import Field
@@ -45,6 +46,12 @@ class Settings(BaseSettings):
     lease_seconds: int = 900
     chunk_size: int = 20
     outbox_claim_timeout_seconds: int = 300
+    #: the executor `quire up` runs: "local" (LocalExecutor: task processes forked by the scheduler) or
+    #: "celery" (CeleryExecutor: a worker takes task instances from the broker, so capacity grows by adding
+    #: workers, see `quire worker`)
+    executor: Literal["local", "celery"] = "local"
+    #: the Celery broker (with ``executor="celery"``); results go to Airflow's metadata database
+    celery_broker_url: str = "redis://127.0.0.1:6379/0"
 
     # -- extraction: engines are "package.module:attribute" paths, so tests can swap in doubles
     classifier: str = "quire.extraction.classify:classify_document"

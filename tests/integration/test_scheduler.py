@@ -167,3 +167,43 @@ def test_real_scheduler_processes_a_handful_of_documents_to_terminal_states(runt
     paths = rt.RuntimePaths.for_settings(runtime_settings)
     assert summary.started_components == list(rt.COMPONENTS)
     assert rt.running_components(paths) == {}
+
+
+@pytest.mark.timeout(420)
+def test_celery_executor_runs_the_tasks_on_a_worker_fed_by_redis(runtime_settings, ctx, tmp_path, corpus_dir):
+    """QUIRE_EXECUTOR=celery: the scheduler queues on Redis, the `celery-worker` component runs every task."""
+    from quire import airflow_runtime as rt
+    from quire.intake import ingest_path
+    from quire.services import state_counts
+    from tests.dags.inputs import invoice, write_invoice_pdf
+
+    settings = runtime_settings.model_copy(update={"executor": "celery"})
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    for path in (write_invoice_pdf(inputs / "invoice-4001.pdf", [invoice("INV-4001")]),
+                 write_invoice_pdf(inputs / "invoice-4002.pdf", [invoice("INV-4002", "Umbrella Corp")]),
+                 corpus_dir / "awkward" / "pdfplumber__password-example.pdf"):
+        ingest_path(ctx, path)
+
+    summary = rt.run_until_idle(settings, timeout=360, progress=False, keep_running=True,
+                                config=rt.RuntimeConfig(port=rt.free_port()))
+    paths = rt.RuntimePaths.for_settings(settings)
+    try:
+        assert summary.idle, summary.text()
+        assert summary.started_components == [*rt.COMPONENTS, rt.CELERY_WORKER]
+        counts = state_counts(ctx)
+        assert counts["QUARANTINED"] == 1 and counts["COMPLETE"] == 2, counts
+
+        state = rt.read_state(paths)
+        assert state["executor"] == "celery"
+        queue = rt.celery_queue(rt.airflow_database_url(settings))
+        client = rt.AirflowClient(state["url"], rt.ADMIN_USER, rt.load_secrets(paths)["admin_password"])
+        instances = [ti for run in summary.runs for ti in client.task_instances(rt.DOCUMENT_DAG_ID, run["run_id"])]
+        ran = [ti for ti in instances if ti["state"] in ("success", "failed")]
+        assert ran, instances
+        # every task instance went through this installation's Celery queue
+        assert {ti["queue"] for ti in ran} == {queue}
+        assert "execute_workload" in (paths.log_dir / f"{rt.CELERY_WORKER}.log").read_text()
+    finally:
+        stopped = rt.down(settings, timeout=20)
+    assert rt.CELERY_WORKER in stopped and rt.running_components(paths) == {}
