@@ -240,7 +240,7 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
         price_exponent = 4 if doc_type == "receipt" else 5.4
         items = tuple(_item(items_rng, language, price_exponent) for _ in range(count))
         if split == "tune":
-            items = tune_layouts.tune_items(stream("tune-items"), language, items)
+            items = tune_layouts.tune_items(stream("tune-items"), language, items, layout)
         if doc_type == "credit_note" and stream("sign").random() < 0.5:
             items = tuple(replace(i, unit_price=-i.unit_price) for i in items)
 

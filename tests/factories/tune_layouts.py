@@ -456,8 +456,12 @@ def tune_company_name(rng: random.Random, language: str) -> str:
     return pattern.format(surname=surname, other=other, trade=trade, legal=legal)
 
 
-def tune_items(rng: random.Random, language: str, items: Sequence[Item]) -> tuple[Item, ...]:
-    """The drawn items with units, some discounts, some longer descriptions and section groups."""
+def tune_items(rng: random.Random, language: str, items: Sequence[Item], layout: str) -> tuple[Item, ...]:
+    """The drawn items with units, some longer descriptions and section groups, and discounts where
+    the layout prints a discount column; only units on a till receipt, whose short lines print
+    none of the rest."""
+    table = TUNE_LAYOUT_TABLE.get(layout)
+    itemised, discounts = table is not None, table is not None and "discount" in table.columns
     whole_units, fractional_units = _UNITS[language]
     sections = rng.sample(_SUBHEADINGS[language], 2)
     split_at = rng.randint(1, max(1, len(items) - 1))
@@ -466,10 +470,10 @@ def tune_items(rng: random.Random, language: str, items: Sequence[Item]) -> tupl
         fractional = item.quantity != item.quantity.to_integral_value()
         unit = rng.choice(fractional_units if fractional else whole_units)
         description = item.description
-        if rng.random() < 0.35:
+        if rng.random() < 0.35 and itemised:
             description += rng.choice(_DETAILS[language]).format(month=rng.randint(1, 12), year=rng.randint(2024, 2026),
                                                                  n=rng.randint(1000, 99999), small=rng.randint(2, 9))
-        discount = rng.choice(_DISCOUNTS) if rng.random() < 0.3 else Decimal(0)
+        discount = rng.choice(_DISCOUNTS) if rng.random() < 0.3 and discounts else Decimal(0)
         result.append(replace(item, description=description, unit=unit, discount=discount,
-                              group=sections[0] if index < split_at or len(items) == 1 else sections[1]))
+                              group=None if not itemised else sections[0] if index < split_at else sections[1]))
     return tuple(result)

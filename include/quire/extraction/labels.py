@@ -161,3 +161,8 @@ CONTACT = _any(
     r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
 )
+#: a unit printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."): part of the quantity cell
+QUANTITY_UNIT = re.compile(
+    r"^(?:pcs?\.?|pieces?|ea\.?|each|units?|h|hrs?\.?|hours?|days?|kg|g|t|m|m2|m²|m³|km|l|ltr|lot|box(?:es)?|"
+    r"packs?|sets?|x|stk\.?|st\.?|stck\.?|stück|std\.?|pkt\.?|psch\.?|pauschal|tage?|pce?s?\.?|u\.?|j|jours?|"
+    r"forfait|stuks?|uur|uren|pak|dag(?:en)?)$", re.IGNORECASE)
