@@ -48,6 +48,13 @@ _EXTRA_HEADERS = {
 #: labels before the vendor's block, per language
 VENDOR_LABELS = {"en": ("From:", "Seller:", "Supplier:"), "de": ("Lieferant:", "Verkäufer:", "Absender:"),
                  "fr": ("Fournisseur :", "Vendeur :", "Émetteur :"), "nl": ("Leverancier:", "Van:", "Verkoper:")}
+#: a purchase order is issued by the buyer, whose block says only where it comes from
+_ISSUER_LABELS = {"en": ("From:",), "de": ("Absender:",), "fr": ("Émetteur :",), "nl": ("Van:",)}
+
+
+def _vendor_label(spec: InvoiceSpec) -> str:
+    variants = (_ISSUER_LABELS if spec.doc_type == "purchase_order" else VENDOR_LABELS)[spec.language]
+    return variants[zlib.crc32(spec.vendor.name.encode()) % len(variants)]
 #: relative widths of the narrow columns; the description takes the rest
 _WIDTHS = {"pos": 0.05, "code": 0.1, "quantity": 0.12, "unit": 0.07, "unit_price": 0.14, "discount": 0.08,
            "vat": 0.08, "amount": 0.15}
@@ -114,7 +121,7 @@ def header_right_letterhead(sheet: Sheet) -> None:
 def header_from_label(sheet: Sheet) -> None:
     """Seller and buyer side by side, each under its label ("From:" / "Bill to")."""
     spec, right, middle = sheet.spec, sheet.width - MARGIN, sheet.width / 2
-    label = VENDOR_LABELS[spec.language][zlib.crc32(spec.vendor.name.encode()) % len(VENDOR_LABELS[spec.language])]
+    label = _vendor_label(spec)
     sheet.text(MARGIN, 56, spec.labels["title"], 20, bold=True, color=sheet.accent)
     _meta_list(sheet, right - 190, right, 50, meta_rows(spec), size=8.5, value_align="right")
     top = 150
@@ -126,7 +133,7 @@ def header_from_label(sheet: Sheet) -> None:
 def header_inline_label(sheet: Sheet) -> None:
     """"Seller: Name" on one line, the address under it, the customer right of it."""
     spec, right, middle = sheet.spec, sheet.width - MARGIN, sheet.width / 2
-    label = VENDOR_LABELS[spec.language][zlib.crc32(spec.vendor.name.encode()) % len(VENDOR_LABELS[spec.language])]
+    label = _vendor_label(spec)
     sheet.text(right, 58, spec.labels["title"].upper(), 18, bold=True, align="right")
     width = sheet.text(MARGIN, 58, label, 9, color=GREY)
     sheet.text(MARGIN + width + 5, 58, spec.vendor.name, 10, bold=True)

@@ -129,7 +129,7 @@ CUSTOMER_BLOCK = _any(
 #: the block that names the issuer of the document, where a layout prints one
 VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
                     r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:",
-                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b")
+                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b", r"\b[ée]metteur\b", r"\bverkoper\b")
 #: on a purchase order the buyer issues the document: its "Supplier" block names the addressee
 SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
                       r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")
@@ -139,7 +139,7 @@ PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von
 
 _LEGAL_FORMS = (
     r"\bsdn\.?\s*bhd\b", r"\bsdn\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b",
-    r"\bcorp", r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.",
+    r"\bcorp", r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bohg\b", r"\bgbr\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.",
     r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
     r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
