@@ -45,6 +45,19 @@ _EXTRA_HEADERS = {
     "vat": {"en": ("VAT %", "Tax rate"), "de": ("USt. %", "MwSt."), "fr": ("TVA %", "Taux TVA"),
             "nl": ("BTW %", "Btw-tarief")},
 }
+#: other words software prints over the usual columns; half the tune documents use one of these
+_OTHER_HEADERS = {
+    "description": {"en": ("Product", "Service", "Article", "Description of goods"),
+                    "de": ("Leistung", "Artikelbezeichnung", "Produkt"), "fr": ("Libellé", "Article", "Produit"),
+                    "nl": ("Product", "Artikel", "Omschrijving")},
+    "quantity": {"en": ("Units", "Qty."), "de": ("Stück", "Anz."), "fr": ("Nombre", "Qté"),
+                 "nl": ("Stuks", "Aantal")},
+    "unit_price": {"en": ("Unit cost", "Price each", "Unit price"), "de": ("Stückpreis", "Einzelpreis netto", "Preis"),
+                   "fr": ("Prix HT", "PU HT", "Tarif"), "nl": ("Eenheidsprijs", "Prijs per stuk")},
+    "amount": {"en": ("Net amount", "Total", "Amount (excl. VAT)"), "de": ("Summe", "Betrag netto", "Gesamt netto"),
+               "fr": ("Montant net", "Total"), "nl": ("Totaal", "Bedrag excl. btw")},
+    "position": {"en": ("No.", "Line"), "de": ("Nr.", "Pos."), "fr": ("N°", "Ligne"), "nl": ("Nr.", "Regel")},
+}
 #: labels before the vendor's block, per language
 VENDOR_LABELS = {"en": ("From:", "Seller:", "Supplier:"), "de": ("Lieferant:", "Verkäufer:", "Absender:"),
                  "fr": ("Fournisseur :", "Vendeur :", "Émetteur :"), "nl": ("Leverancier:", "Van:", "Verkoper:")}
@@ -187,7 +200,11 @@ def header_label(spec: InvoiceSpec, kind: str) -> str:
     if kind in _EXTRA_HEADERS:
         variants = _EXTRA_HEADERS[kind][spec.language]
         return variants[spec.seed % len(variants)]
-    return spec.labels[_STANDARD_KEYS[kind]]
+    key = _STANDARD_KEYS[kind]
+    if spec.seed % 2:
+        variants = _OTHER_HEADERS[key][spec.language]
+        return variants[spec.seed // 2 % len(variants)]
+    return spec.labels[key]
 
 
 def item_code(item: Item) -> str:

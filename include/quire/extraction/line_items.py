@@ -21,13 +21,15 @@ from quire.model import LineItem, Word
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
     ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
                    r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
-                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b|\btarief\b"),
+                   r"\bst[üu]ck\s*preis|\bp\.?\s?u\.?\s*ht\b|\bpu\b|"
+                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b|\btarief\b|\btarif\b"),
     ("amount", r"\bline\s*total|\bamount\b|\bbetrag\b|\bgesamt(?:preis)?\b|\bmontant(?:\s*ht)?\b|\bbedrag\b|"
                r"\btotal\b|\btotaal\b|\bsumme\b"),
-    ("quantity", r"\bqty\b|\bquantity\b|\bmenge\b|\banzahl\b|\bquantit[ée]\b|\bqt[ée]\b|\baantal\b|\bhoeveelheid\b"),
-    ("description", r"\bdescription\b|\bitems?\b|\barticle\b|\bproduct\b|\bparticulars\b|\bdetails\b|"
-                    r"\bbeschreibung\b|\bbezeichnung\b|\bartikel\b|\bleistung\b|\bd[ée]signation\b|\blibell[ée]\b|"
-                    r"\bomschrijving\b|\bcode/desc\b"),
+    ("quantity", r"\bqty\b|\bquantity\b|\bunits\b|\bmenge\b|\banzahl\b|\banz\b|\bst[üu]ck\b|\bquantit[ée]\b|"
+                 r"\bqt[ée]\b|\bnombre\b|\baantal\b|\bhoeveelheid\b|\bstuks\b"),
+    ("description", r"\bdescription\b|\bitems?\b|\barticle\b|\bproduct\b|\bservices?\b|\bparticulars\b|"
+                    r"\bdetails\b|\bbeschreibung\b|\b\w*bezeichnung\b|\bartikel\b|\bprodukt\b|\bleistung\b|"
+                    r"\bd[ée]signation\b|\blibell[ée]\b|\bproduit\b|\bomschrijving\b|\bcode/desc\b"),
 ))
 #: page furniture that is never part of a row description
 _FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\bfortsetzung\b|\bsuite\b|"
@@ -59,6 +61,7 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
         for match in pattern.finditer(line.text):
             if all(match.end() <= s or match.start() >= e for s, e, _ in claimed):
                 claimed.append((match.start(), match.end(), kind))
+    claimed = _join_alternatives(line.text, claimed)
     descriptions = sorted((c for c in claimed if c[2] == "description"), key=lambda c: c[0])
     for extra in descriptions[:-1]:  # "Item" before "Description" numbers the rows
         claimed[claimed.index(extra)] = (extra[0], extra[1], "other")
@@ -77,6 +80,21 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
             columns.append(Column("other", word.x0, word.x1))
     columns.sort(key=lambda c: c.x0)
     return _merge_adjacent(columns, line.char_width())
+
+
+#: what joins two names of one column into one heading ("Item / Service", "Product & Service")
+_ALTERNATIVE = re.compile(r"^\s*(?:[/&+|]|and|or|und|oder|et|ou|en|of)\s*$", re.IGNORECASE)
+
+
+def _join_alternatives(text: str, claimed: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Header cells of one kind joined by "/" or "&" into the one cell they name together."""
+    joined: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(claimed):
+        if joined and joined[-1][2] == kind and _ALTERNATIVE.match(text[joined[-1][1]:start]):
+            joined[-1] = (joined[-1][0], end, kind)
+        else:
+            joined.append((start, end, kind))
+    return joined
 
 
 def _merge_adjacent(columns: list[Column], char_width: float) -> tuple[Column, ...]:
