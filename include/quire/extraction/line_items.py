@@ -21,7 +21,7 @@ from quire.model import LineItem, Word
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
     ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
                    r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
-                   r"\bst[üu]ck\s*preis|\bp\.?\s?u\.?\s*ht\b|\bpu\b|"
+                   r"\bst[üu]ck-?preis|\bp\.?\s?u\.?\s*ht\b|\bpu\b|"
                    r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b|\btarief\b|\btarif\b"),
     ("amount", r"\bline\s*total|\bamount\b|\bbetrag\b|\bgesamt(?:preis)?\b|\bmontant(?:\s*ht)?\b|\bbedrag\b|"
                r"\btotal\b|\btotaal\b|\bsumme\b"),
@@ -137,6 +137,7 @@ class _Row:
     description: list[str]
     numbers: dict[str, NumberToken]
     words: list[Word]
+    page_number: int
     bottom: float
     spare: tuple[NumberToken, ...] = ()  # numbers under header cells we could not read
 
@@ -188,12 +189,13 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
             rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.bottom, cells.spare))
+                             line.page_number, line.bottom, cells.spare))
             pending = []
             page_rows += 1
         elif cells.description and not cells.numbers:
             following = lines[position + 1] if position + 1 < len(lines) else None
-            if rows and line.page_number == current_page and line.top - rows[-1].bottom < 1.2 * line.height \
+            # a row continues on its own page only: the top of the next page is no continuation
+            if rows and line.page_number == rows[-1].page_number and line.top - rows[-1].bottom < 1.2 * line.height \
                     and not pending and not _closer_to_next(rows[-1].bottom, line, following):
                 rows[-1].description.append(" ".join(cells.description))
                 rows[-1].bottom = line.bottom
