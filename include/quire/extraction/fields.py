@@ -450,8 +450,9 @@ def _name_after_label(segment: TextLine) -> TextLine | None:
     match = labels.VENDOR_BLOCK.search(segment.text)
     if match is None:
         return None
-    words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True)
-             if start >= match.end() and any(ch.isalnum() for ch in w.text)]
+    words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True) if start >= match.end()]
+    while words and not any(ch.isalnum() for ch in words[0].text):
+        words.pop(0)  # the label's own colon, set apart ("Fournisseur :")
     rest = TextLine(segment.page_number, segment.index, tuple(words)) if words else None
     return rest if rest is not None and _is_name_like(rest) else None
 
