@@ -95,6 +95,7 @@ class TuneLayout:
     numbers_at: str = "top"  # top | bottom: which line of a wrapped row carries the numbers
     units_in_quantity: bool = False  # "2 pcs" in the quantity cell
     subheadings: bool = False
+    two_line_header: bool = False  # column headings broken over two lines ("Unit" / "price")
     carry_forward: bool = False
     currency_in_table: bool = False
     page_number: str = "bottom_center"
@@ -118,6 +119,28 @@ def header_logo_name(sheet: Sheet) -> None:
     sheet.text(right, 60, spec.labels["title"], 16, bold=True, align="right")
     _bill_to(sheet, MARGIN, 122)
     _meta_list(sheet, right - 200, right, 122, meta_rows(spec), value_align="right")
+
+
+def header_stacked_mark(sheet: Sheet) -> None:
+    """The vendor's name as a two-line word mark: the name large, its legal form small beneath."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    name, legal = _split_legal_form(spec.vendor.name)
+    sheet.text(MARGIN, 58, name, 22, bold=True, max_width=300)
+    sheet.text(MARGIN, 72, legal, 10, color=sheet.accent)
+    sheet.lines(MARGIN, 90, list(spec.vendor.address_lines), 8.5, color=GREY)
+    sheet.text(right, 58, spec.labels["title"], 14, bold=True, align="right")
+    _meta_list(sheet, right - 200, right, 80, meta_rows(spec), size=8.5, value_align="right")
+    _bill_to(sheet, MARGIN, 150)
+
+
+def _split_legal_form(name: str) -> tuple[str, str]:
+    """"Krüger Elektrotechnik" and "UG (haftungsbeschränkt)" from the full name, whichever end the form is at."""
+    for form in sorted((f for forms in TUNE_LEGAL_FORMS.values() for f in forms), key=len, reverse=True):
+        if name.endswith(" " + form):
+            return name[:-len(form) - 1], form
+        if name.startswith(form + " "):
+            return name[len(form) + 1:], form
+    return name, ""
 
 
 def header_right_letterhead(sheet: Sheet) -> None:
@@ -266,14 +289,19 @@ def draw_table(sheet: Sheet, layout: TuneLayout, first_index: int, items: Sequen
     def cell_x(kind: str, left: float, right: float) -> tuple[float, str]:
         return (left + 4, "left") if kind in _LEFT_ALIGNED else (right - 4, "right")
 
+    if layout.two_line_header:
+        header_height += _LINE
     if style in ("grid", "shaded"):
         sheet.box(x0, top, x1 - x0, header_height, fill=LIGHT if style == "grid" else sheet.accent,
                   stroke=None)
     header_color = WHITE if style == "shaded" else (0, 0, 0)
     for kind, left, right in columns:
         x, align = cell_x(kind, left, right)
-        sheet.text(x, top + header_height - _PAD - 2, header_label(spec, kind), 8.5, bold=True, align=align,
-                   color=header_color, max_width=right - left - 6)
+        label = header_label(spec, kind)
+        words = label.split(" ", 1) if layout.two_line_header else [label]
+        for number, text in enumerate(words):
+            sheet.text(x, top + _PAD + _LINE - 2 + number * _LINE, text, 8.5, bold=True, align=align,
+                       color=header_color, max_width=right - left - 6)
     if style in ("rules", "outer", "plain"):
         sheet.rule(x0, top + header_height, x1, 1 if style != "plain" else 0.4)
     table_top, top = top, top + header_height
@@ -281,10 +309,9 @@ def draw_table(sheet: Sheet, layout: TuneLayout, first_index: int, items: Sequen
 
     def carry(label: str, value: Decimal) -> None:
         nonlocal top
-        sheet.text(x0 + 4, top + header_height - _PAD - 2, label, 8.5, bold=True)
-        sheet.text(x1 - 4, top + header_height - _PAD - 2, sheet.spec.number_text(value), 8.5, bold=True,
-                   align="right")
-        top += header_height
+        sheet.text(x0 + 4, top + _PAD + _LINE - 2, label, 8.5, bold=True)
+        sheet.text(x1 - 4, top + _PAD + _LINE - 2, sheet.spec.number_text(value), 8.5, bold=True, align="right")
+        top += _LINE + 2 * _PAD
         rows.append(top)
 
     if brought_forward is not None:
@@ -349,6 +376,9 @@ TUNE_LAYOUT_TABLE: dict[str, TuneLayout] = {layout.name: layout for layout in (
                "shaded", totals_bar, footer_vendor_block, 226, units_in_quantity=True, wrap=True),
     TuneLayout("amount_first", header_inline_label, ("pos", "description", "amount", "quantity", "unit_price"),
                "rules", totals_left, footer_bank_columns, 236, subheadings=True, page_number="bottom_right"),
+    TuneLayout("stacked_mark", header_stacked_mark, ("pos", "description", "quantity", "unit_price", "vat", "amount"),
+               "rules", totals_right, footer_bank_columns, 236, two_line_header=True, units_in_quantity=True,
+               wrap=True, page_number="bottom_right"),
     TuneLayout("outer_discount", header_right_letterhead, ("description", "quantity", "unit_price", "discount", "vat",
                                                            "amount"),
                "outer", totals_right, footer_centered_note, 236, wrap=True, currency_in_table=True,
@@ -366,7 +396,7 @@ def paginate(spec: InvoiceSpec) -> tuple[tuple[int, int], ...]:
     at least one item."""
     layout = TUNE_LAYOUT_TABLE[spec.layout]
     height = page_size(spec)[1]
-    header_height = _LINE + 2 * _PAD
+    header_height = _LINE + 2 * _PAD + (_LINE if layout.two_line_header else 0)
     heights = [row_height(spec, layout, item) + (_SUBHEADING if _starts_group(spec, layout, index) else 0)
                for index, item in enumerate(spec.items)]
     totals = layout.totals_height + _notes_height(spec)
@@ -375,9 +405,10 @@ def paginate(spec: InvoiceSpec) -> tuple[tuple[int, int], ...]:
     while True:
         top = layout.first_table_top if not ranges else layout.next_table_top
         room = height - layout.bottom_reserve - top - header_height
+        carry_row = _LINE + 2 * _PAD
         if layout.carry_forward:
-            room -= header_height * (1 if not ranges else 2)
-        if sum(heights[start:]) + totals <= room + (header_height if layout.carry_forward else 0):
+            room -= carry_row * (1 if not ranges else 2)
+        if sum(heights[start:]) + totals <= room + (carry_row if layout.carry_forward else 0):
             ranges.append((start, count))
             return tuple(ranges)
         end, used = start, 0.0
@@ -434,7 +465,7 @@ def _continuation_header(sheet: Sheet, layout: TuneLayout) -> None:
 def tallest_row_fits(spec: InvoiceSpec) -> bool:
     """Whether the tallest row plus the totals fit on a continuation page (pagination relies on it)."""
     layout = TUNE_LAYOUT_TABLE[spec.layout]
-    room = page_size(spec)[1] - layout.bottom_reserve - layout.next_table_top - 2 * (_LINE + 2 * _PAD)
+    room = page_size(spec)[1] - layout.bottom_reserve - layout.next_table_top - 3 * (_LINE + 2 * _PAD)
     tallest = max((row_height(spec, layout, item) for item in spec.items), default=0) + _SUBHEADING
     return tallest + layout.totals_height + _notes_height(spec) <= room
 

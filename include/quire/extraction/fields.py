@@ -431,9 +431,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return _MISSING, _MISSING
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
+        name_position = _mark_above(head, candidates, name_position)
     first_page[name_position] = _widen_name(first_page, name_position)
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
-    name_position += len(name_segments) - 1
+    name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
@@ -443,6 +444,18 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
+    """A legal form standing alone under a word mark ("Wagner Logistik" / "e.K.") names the company
+    with the mark: the candidate right above it in its column, which the name then continues from."""
+    if not _LEGAL_FORM_ONLY.match(head[position].text):
+        return position
+    form = head[position]
+    above = [p for p in candidates if p < position and head[p].index < form.index
+             and abs(head[p].x0 - form.x0) <= 2 * form.char_width()
+             and form.top - head[p].bottom <= 0.8 * form.height]
+    return above[-1] if above else position
 
 
 def _name_after_label(segment: TextLine) -> TextLine | None:
@@ -518,7 +531,7 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
     return []
 
 
-_LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
+_LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", re.IGNORECASE)
 _LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 

@@ -141,7 +141,7 @@ _LEGAL_FORMS = (
     r"\bsdn\.?\s*bhd\b", r"\bsdn\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b",
     r"\bcorp", r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bohg\b", r"\bgbr\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.",
     r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
-    r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
+    r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bs\.\s?[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
 )
 #: a legal form: the end of a company's name
@@ -159,6 +159,7 @@ CONTACT = _any(
     r"\btel\b", r"\bphone\b", r"\bfax\b", r"\be-?mail\b", r"@", r"\bwww\.", r"https?://", r"\bweb(?:site)?\b",
     r"\b(?:gst|vat|sst|tax|ust|tva|btw)\b", r"\breg(?:istration)?\b", r"\bco\.?\s*no\b", r"\bcompany\s*no\b",
     r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
+    r"\bsteuer-?(?:nummer|nr)\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
 )
 #: a unit printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."): part of the quantity cell

@@ -172,11 +172,18 @@ def level_words(words: Sequence[Word]) -> tuple[Word, ...]:
 
 
 def _overlaps(row: list[Word], word: Word) -> bool:
-    top = median(w.top for w in row)
-    bottom = median(w.bottom for w in row)
+    # judged against the row's words of about this word's size: a large title beside a letterhead
+    # overlaps several of its small lines, which must not become one row through it
+    similar = [w for w in row if not _much_taller(w, word) and not _much_taller(word, w)] or row
+    top = median(w.top for w in similar)
+    bottom = median(w.bottom for w in similar)
     overlap = min(bottom, word.bottom) - max(top, word.top)
     smaller = min(bottom - top, word.bottom - word.top)
     return smaller > 0 and overlap >= _LINE_OVERLAP * smaller
+
+
+def _much_taller(a: Word, b: Word) -> bool:
+    return (a.bottom - a.top) >= _SIZE_JUMP * max(b.bottom - b.top, 1e-6)
 
 
 def split_segments(line: TextLine, gap_chars: float = 2.5) -> tuple[TextLine, ...]:
