@@ -155,8 +155,16 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     current_page = None
     page_rows = 0  # rows read on the current page
     page_done = False  # past a "continued on the next page" line under rows: the rest is page furniture
+    skip = -1  # the second line of a heading read over two lines
     for position, line in enumerate(lines):
+        if position == skip:
+            continue
         header = find_header(line)
+        if not ended and (columns is None or header is not None or page_rows == 0
+                          or line.page_number != current_page):
+            two_line = _two_line_header(lines, position, header, decimal_separator)
+            if two_line is not None:
+                header, skip = two_line, position + 1
         if header is not None and not ended:
             columns, header_found, pending, page_done = header, True, [], False
             if line.page_number != current_page:
@@ -205,6 +213,42 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
         return _receipt_items(lines, decimal_separator)
     items = _without_row_numbers([_to_item(row) for row in rows])
     return LineItemTable(tuple(items), rows_seen, header_found)
+
+
+def _known_kinds(columns: Sequence[Column] | None) -> int:
+    return len({c.kind for c in columns or () if c.kind != "other"})
+
+
+def _two_line_header(lines: Sequence[TextLine], position: int, header: tuple[Column, ...] | None,
+                     decimal_separator: str | None) -> tuple[Column, ...] | None:
+    """Columns from a heading broken over two lines ("Unit" / "price", "Line" / "total", "Betrag" /
+    "netto"): a line of words without numbers set tightly under it that, read with it, names at least
+    as many kinds of column as either line alone (and at least two)."""
+    line = lines[position]
+    if position + 1 >= len(lines):
+        return None
+    below = lines[position + 1]
+    if below.page_number != line.page_number or below.top - line.bottom > _WRAPPED_GAP * line.height \
+            or find_numbers(below, decimal_separator) or find_numbers(line, decimal_separator) \
+            or not all(any(min(u.x1, w.x1) > max(u.x0, w.x0) for u in line.words) for w in below.words):
+        return None  # every word of a heading's second line stands under a word of its first
+    columns = find_header(TextLine(line.page_number, line.index, _stacked(line.words, below.words)))
+    kinds = _known_kinds(columns)
+    return columns if kinds >= max(2, _known_kinds(header), _known_kinds(find_header(below))) else None
+
+
+def _stacked(upper: Sequence[Word], lower: Sequence[Word]) -> tuple[Word, ...]:
+    """The words of two heading lines in reading order cell by cell: a lower word follows the upper
+    word it stands under ("Unit" then "price"), whatever their alignment."""
+    def overlap(a: Word, b: Word) -> float:
+        return min(a.x1, b.x1) - max(a.x0, b.x0)
+
+    keyed = [((w.x0, 0, w.x0), w) for w in upper]
+    for word in lower:
+        anchor = max(upper, key=lambda u: overlap(u, word), default=None)
+        keyed.append(((anchor.x0, 1, word.x0) if anchor is not None and overlap(anchor, word) > 0
+                      else (word.x0, 0, word.x0), word))
+    return tuple(word for _, word in sorted(keyed, key=lambda item: item[0]))
 
 
 #: the line that sends the reader to the next page; what follows it on its page is never an item

@@ -210,3 +210,14 @@ Gadgets              2     5.00     10.00
 """
     table = extract_line_items(document_lines(make_document(first, second)), ".")
     assert [(i.description, i.amount) for i in table.items] == [("Widgets", "10.00"), ("Gadgets", "10.00")]
+
+
+def test_headings_broken_over_two_lines(make_document):
+    rows, _ = _rows(make_document("""
+Pos  Item / Service           Qty      Unit     Line
+                                      price    total
+1    Consulting                 2     50.00   100.00
+2    Travel                     1     20.00    20.00
+                              Total           120.00
+"""))
+    assert rows == [("Consulting", "2", "50.00", "100.00"), ("Travel", "1", "20.00", "20.00")]
