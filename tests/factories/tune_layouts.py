@@ -27,7 +27,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from .layouts import (GREY, LIGHT, MARGIN, WHITE, Sheet, _bill_to, _fonts, _meta_list,
-                      _page_number, footer_bank_columns, footer_centered_note, footer_contact_line, meta_rows,
+                      draw_pages, footer_bank_columns, footer_centered_note, footer_contact_line, meta_rows,
                       page_size, totals_bar, totals_boxed, totals_leaders, totals_left,
                       totals_right, vendor_lines)
 from .locales import SURNAMES, TRADES
@@ -104,6 +104,10 @@ class TuneLayout:
     totals_height: float = 80
     row_height: float = _LINE + 2 * _PAD  # of a one-line row; the totals blocks use it as their step
     left: float = MARGIN
+    # what the shared page loop (layouts.draw_pages) asks of every layout
+    number_single_pages: bool = False
+    on_every_page: Callable[[Sheet], None] | None = None
+    first_page_extra: Callable[[Sheet], None] | None = None
 
     def table_x(self, sheet: Sheet) -> tuple[float, float]:
         return self.left, sheet.width - MARGIN
@@ -422,33 +426,7 @@ def paginate(spec: InvoiceSpec) -> tuple[tuple[int, int], ...]:
 
 def draw_itemised(canvas: Canvas, spec: InvoiceSpec) -> None:
     """Every page of an itemised document in a tune layout, ending each with ``showPage``."""
-    layout = TUNE_LAYOUT_TABLE[spec.layout]
-    size = page_size(spec)
-    running_total = Decimal("0.00")
-    for page_index, (start, end) in enumerate(spec.page_items):
-        sheet = Sheet(canvas, spec, size, page_index + 1, spec.pages)
-        first, last = page_index == 0, page_index == spec.pages - 1
-        if first:
-            layout.header(sheet)
-            top = layout.first_table_top
-        else:
-            _continuation_header(sheet, layout)
-            top = layout.next_table_top
-        items = spec.items[start:end]
-        brought = running_total if layout.carry_forward and not first else None
-        running_total += sum((item.amount for item in items), Decimal("0.00"))
-        carried = running_total if layout.carry_forward and not last else None
-        top = draw_table(sheet, layout, start, items, top, brought, carried)
-        if last:
-            top = layout.totals(sheet, layout, top)  # type: ignore[arg-type]
-            sheet.lines(layout.left, top + 24, spec.notes, 8.5, leading=12)
-        else:
-            sheet.text(sheet.width - MARGIN, top + 16, spec.labels["continued_next"], 8, align="right", color=GREY)
-        if layout.footer:
-            layout.footer(sheet)
-        if spec.pages > 1:
-            _page_number(sheet, layout)  # type: ignore[arg-type]
-        canvas.showPage()
+    draw_pages(canvas, spec, TUNE_LAYOUT_TABLE[spec.layout], draw_table, _continuation_header)  # type: ignore[arg-type]
 
 
 def _continuation_header(sheet: Sheet, layout: TuneLayout) -> None:
