@@ -424,7 +424,11 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     elif vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
     with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
-    footer = _footer_name(first_page, blocked) if not candidates else None
+    # rows that carry money (item rows, totals) are never the foot's company line
+    money_rows = {line.index for line in lines if line.page_number == lines[0].page_number
+                  and any(n.has_fraction for n in find_numbers(line, None))}
+    footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows}) \
+        if not candidates else None
     if footer is not None:
         name_position = footer
     elif not candidates:
