@@ -140,3 +140,11 @@ def test_a_vendor_named_only_in_the_footer_not_a_table_row_or_the_customer_count
             "240 Park Street, Seattle, WA 98101"]
     text = "\n".join(head + [""] * (52 - len(head)) + foot) + "\n"
     assert _vendor(make_document, text) == ("Murphy Foster LLC", "240 Park Street, Seattle, WA 98101")
+
+
+def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
+    text = ("Wagner Logistik                                 Rechnung\n"
+            "e.K.                                            Rechnungs-Nr.:  RE-2025-60142\n"
+            "Kirchstraße 236                                 Datum:          25.05.2025\n"
+            "5020 Salzburg\n")
+    assert _vendor(make_document, text) == ("Wagner Logistik e.K.", "Kirchstraße 236, 5020 Salzburg")
