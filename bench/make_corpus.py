@@ -4,9 +4,11 @@
 
 For each document NNN it writes NNN.pdf (digital), NNN.scan.pdf (or .png: image only) and
 NNN.json (ground truth, see tests/factories). Document i of a run uses generator seed
-``seed * 1_000_000 + i`` on the dev split and ``seed * 1_000_000 + 500_000 + i`` on the
-held-out split, so the two splits never share a seed, and the held-out split only uses the
-held-out layouts. The same arguments always produce byte-identical files.
+``seed * 1_000_000 + i`` on the dev split, ``seed * 1_000_000 + 500_000 + i`` on the
+held-out split and ``seed * 1_000_000 + 250_000 + i`` on the tune split, so no two splits
+share a seed; each split only uses its own layouts (the tune split widens what rules are
+tuned on, see tests/factories/tune_layouts.py). The same arguments always produce
+byte-identical files.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ sys.path.insert(0, str(REPO_ROOT))
 from tests.factories import SPLITS, generate_invoice, render_pdf, render_scan  # noqa: E402
 
 SEEDS_PER_RUN = 1_000_000
-HELDOUT_SEED_OFFSET = 500_000
+SEED_OFFSETS = {"dev": 0, "tune": 250_000, "heldout": 500_000}
 
 
 def document_seed(run_seed: int, index: int, split: str) -> int:
-    return run_seed * SEEDS_PER_RUN + (HELDOUT_SEED_OFFSET if split == "heldout" else 0) + index
+    return run_seed * SEEDS_PER_RUN + SEED_OFFSETS[split] + index
 
 
 def write_document(out: Path, index: int, seed: int, split: str, scan_format: str) -> dict:

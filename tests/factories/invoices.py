@@ -18,12 +18,15 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from . import tune_layouts
 from .layouts import DEV_LAYOUTS, FONT_FAMILIES, HELDOUT_LAYOUTS, paginate
 from .locales import (CURRENCIES, ITEMS, LABELS, LETTER_TEXT, REGIONS, REGIONS_BY_LANGUAGE,
                       STREET_NAMES, STREET_PATTERNS, SURNAMES, TRADES, Currency, MoneyFormat, NumberFormat, Region,
                       format_date)
 
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "heldout", "tune")
+#: the itemised layouts each split draws from (letters and receipts have one layout each)
+_SPLIT_LAYOUTS = {"dev": DEV_LAYOUTS, "heldout": HELDOUT_LAYOUTS, "tune": tune_layouts.TUNE_LAYOUTS}
 DOC_TYPES = ("invoice", "credit_note", "receipt", "purchase_order", "letter")
 #: weights per DOC_TYPES entry: about one document in eight is not an invoice or credit note
 _DOC_TYPE_WEIGHTS = (78, 10, 4, 4, 4)
@@ -59,10 +62,15 @@ class Item:
     description: str
     quantity: Decimal
     unit_price: Decimal
+    #: the tune split prints these; dev and held-out items keep the defaults
+    discount: Decimal = Decimal(0)  # percent taken off the line
+    unit: str | None = None  # "pcs", "h": printed with the quantity or in a column of its own
+    group: str | None = None  # the sub-heading the item is listed under
 
     @property
     def amount(self) -> Decimal:
-        return _cents(self.quantity * self.unit_price)
+        gross = self.quantity * self.unit_price
+        return _cents(gross * (100 - self.discount) / 100 if self.discount else gross)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +212,7 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
     drawn_type = kind.choices(DOC_TYPES, _DOC_TYPE_WEIGHTS)[0]
     drawn_language = kind.choices(LANGUAGES, _LANGUAGE_WEIGHTS)[0]
     region_roll = kind.random()
-    drawn_layout = kind.choice(DEV_LAYOUTS if split == "dev" else HELDOUT_LAYOUTS)
+    drawn_layout = kind.choice(_SPLIT_LAYOUTS[split])
     doc_type, language = doc_type or drawn_type, language or drawn_language
     if doc_type not in DOC_TYPES:
         raise ValueError(f"doc_type must be one of {DOC_TYPES}, not {doc_type!r}")
@@ -215,6 +223,8 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
     parties = stream("parties")
     vendor = _party(parties, region, with_country=parties.random() < 0.4)
     customer = _party(parties, region, with_country=parties.random() < 0.2)
+    if split == "tune":
+        vendor = replace(vendor, name=tune_layouts.tune_company_name(stream("tune-vendor"), language))
 
     dates = stream("dates")
     issue_date = date(2024, 1, 1) + timedelta(days=dates.randint(0, 1000))
@@ -229,8 +239,10 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
         # till receipts sell cheaper things than invoices bill
         price_exponent = 4 if doc_type == "receipt" else 5.4
         items = tuple(_item(items_rng, language, price_exponent) for _ in range(count))
+        if split == "tune":
+            items = tune_layouts.tune_items(stream("tune-items"), language, items, layout)
         if doc_type == "credit_note" and stream("sign").random() < 0.5:
-            items = tuple(Item(i.description, i.quantity, -i.unit_price) for i in items)
+            items = tuple(replace(i, unit_price=-i.unit_price) for i in items)
 
     numbers = stream("numbers")
     spec = InvoiceSpec(
@@ -259,6 +271,8 @@ def _region_key(language: str, roll: float) -> str:
 def _with_pages(spec: InvoiceSpec) -> InvoiceSpec:
     if spec.doc_type in ("letter", "receipt"):
         return spec  # a single page sized to its content
+    if spec.layout in tune_layouts.TUNE_LAYOUT_TABLE:
+        return replace(spec, page_items=tune_layouts.paginate(spec))
     return replace(spec, page_items=paginate(spec))
 
 

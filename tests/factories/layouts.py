@@ -725,7 +725,15 @@ def paginate(spec: InvoiceSpec) -> tuple[tuple[int, int], ...]:
 
 def draw_itemised(canvas: Canvas, spec: InvoiceSpec) -> None:
     """Draw every page of an invoice, credit note or purchase order, ending each with ``showPage``."""
-    layout = LAYOUTS[spec.layout]
+    draw_pages(canvas, spec, LAYOUTS[spec.layout], draw_table, _continuation_header)
+
+
+def draw_pages(canvas: Canvas, spec: InvoiceSpec, layout: Layout, table: Callable[..., float],
+               continuation_header: Callable[[Sheet, Layout], None]) -> None:
+    """The page loop of an itemised document: header or continuation header, the page's share of
+    the table (``table`` draws it, with running totals where the layout carries them forward),
+    totals and notes on the last page, footer and page numbers. ``layout`` may be any object
+    with :class:`Layout`'s attributes (the tune layouts draw their own tables through it)."""
     size = page_size(spec)
     running_total = Decimal("0.00")
     for page_index, (start, end) in enumerate(spec.page_items):
@@ -739,13 +747,13 @@ def draw_itemised(canvas: Canvas, spec: InvoiceSpec) -> None:
                 layout.first_page_extra(sheet)
             top = layout.first_table_top
         else:
-            _continuation_header(sheet, layout)
+            continuation_header(sheet, layout)
             top = layout.next_table_top
         items = spec.items[start:end]
         brought = running_total if layout.carry_forward and not first else None
         running_total += sum((item.amount for item in items), Decimal("0.00"))
         carried = running_total if layout.carry_forward and not last else None
-        top = draw_table(sheet, layout, start, items, top, brought, carried)
+        top = table(sheet, layout, start, items, top, brought, carried)
         if last:
             top = layout.totals(sheet, layout, top)
             sheet.lines(layout.left, top + 24, spec.notes, 8.5, leading=12)

@@ -8,6 +8,7 @@ from typing import IO, TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
+from . import tune_layouts
 from .layouts import draw_itemised, page_size
 from .others import draw_letter, draw_receipt
 
@@ -27,6 +28,8 @@ def draw_document(canvas: Canvas, spec: InvoiceSpec) -> None:
         draw_letter(canvas, spec, page_size(spec))
     elif spec.doc_type == "receipt":
         draw_receipt(canvas, spec)
+    elif spec.layout in tune_layouts.TUNE_LAYOUT_TABLE:
+        tune_layouts.draw_itemised(canvas, spec)
     else:
         draw_itemised(canvas, spec)
 

@@ -23,7 +23,7 @@ from quire.extraction.layout import (
     text_below,
     text_right,
 )
-from quire.extraction.line_items import extract_line_items
+from quire.extraction.line_items import extract_line_items, find_header
 from quire.extraction.normalise import DateMatch, find_dates, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-3"
+EXTRACTOR_VERSION = "generic-4"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -384,7 +384,7 @@ def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -
             continue
         blocked.add(position)
         left, right = segment.x0 - 2 * segment.char_width(), segment.x1 + 2 * segment.char_width()
-        for offset, below in enumerate(segments[position + 1:position + 12], start=position + 1):
+        for offset, below in enumerate(segments[position + 1:position + 40], start=position + 1):
             if below.page_number != segment.page_number or below.top - segment.bottom > 8 * segment.height:
                 break
             if left <= below.x0 <= right:
@@ -398,28 +398,48 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     Works on line segments (blocks side by side are separate), so "ACME Ltd ... INVOICE"
     yields the name alone. The name is the first name-like segment near the top, preferring
     one with a company suffix (Sdn Bhd, GmbH, Ltd, B.V. ...) or one after a "From:"/"Seller"
-    label, never one in the customer's block; the address is the run of segments below it in
-    the same column, up to contact or registration details.
+    label (on the label's line or below it), never one in the customer's block or the item
+    table. Where nothing in the head reads as a name but the page foot names a company (a
+    layout that prints the vendor only in its footer), the foot's is taken. The address is the run of
+    segments below the name in the same column, up to contact or registration details.
     """
     if not lines:
         return _MISSING, _MISSING
     first_page = [segment for line in lines if line.page_number == lines[0].page_number
                   for segment in split_segments(line)]
-    head = first_page[:20]
-    blocked = _customer_block(first_page, doc_type)
+    table_headers = {segment.index for segment in first_page if find_header(segment) is not None} | {
+        line.index for line in lines if line.page_number == lines[0].page_number and find_header(line) is not None}
+    blocked = _customer_block(first_page, doc_type) | {p for p, segment in enumerate(first_page)
+                                                       if segment.index in table_headers}
+    # the head ends where the item table starts: its rows are never the vendor ("0,5 kg ..." is no KG)
+    table_start = next((p for p, segment in enumerate(first_page) if segment.index in table_headers), len(first_page))
+    head = first_page[:min(20, table_start)]
     vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
                          and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
-    if vendor_block is not None:
+    labelled = _name_after_label(head[vendor_block]) if vendor_block is not None else None
+    if labelled is not None:
+        first_page[vendor_block] = head[vendor_block] = labelled  # "Seller: ACME Ltd": the name alone
+        candidates = [vendor_block] + [p for p in candidates if p > vendor_block]
+    elif vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
-    if not candidates:
-        return _MISSING, _MISSING
     with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
-    name_position = with_suffix[0] if with_suffix else candidates[0]
+    # rows that carry money (item rows, totals) are never the foot's company line
+    money_rows = {line.index for line in lines if line.page_number == lines[0].page_number
+                  and any(n.has_fraction for n in find_numbers(line, None))}
+    footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows}) \
+        if not candidates else None
+    if footer is not None:
+        name_position = footer
+    elif not candidates:
+        return _MISSING, _MISSING
+    else:
+        name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
+        name_position = _mark_above(head, candidates, name_position)
     first_page[name_position] = _widen_name(first_page, name_position)
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
-    name_position += len(name_segments) - 1
-    name_confidence = ((0.85 if with_suffix or vendor_block is not None else 0.7)
+    name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
+    name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_without_registration(text), name_confidence)
@@ -428,6 +448,44 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
+    """A legal form standing alone under a word mark ("Wagner Logistik" / "e.K.") names the company
+    with the mark: the candidate right above it in its column, which the name then continues from."""
+    if not _LEGAL_FORM_ONLY.match(head[position].text):
+        return position
+    form = head[position]
+    above = [p for p in candidates if p < position and head[p].index < form.index
+             and abs(head[p].x0 - form.x0) <= 2 * form.char_width()
+             and form.top - head[p].bottom <= 0.8 * form.height]
+    return above[-1] if above else position
+
+
+def _name_after_label(segment: TextLine) -> TextLine | None:
+    """The name printed after a vendor label on the label's own line ("From: ACME Ltd"), if any."""
+    match = labels.VENDOR_BLOCK.search(segment.text)
+    if match is None:
+        return None
+    words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True) if start >= match.end()]
+    while words and not any(ch.isalnum() for ch in words[0].text):
+        words.pop(0)  # the label's own colon, set apart ("Fournisseur :")
+    rest = TextLine(segment.page_number, segment.index, tuple(words)) if words else None
+    return rest if rest is not None and _is_name_like(rest) else None
+
+
+#: the page foot: segments starting this far down the page's text
+_FOOT = 0.8
+
+
+def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
+    """Position of a company name with a legal form in the foot of the page, if one is printed there."""
+    page_bottom = max(segment.bottom for segment in segments)
+    for position, segment in enumerate(segments):
+        if segment.top >= _FOOT * page_bottom and position not in blocked and _is_name_like(segment) \
+                and labels.LEGAL_FORM.search(segment.text):
+            return position
+    return None
 
 
 def _widen_name(segments: list[TextLine], position: int) -> TextLine:
@@ -477,7 +535,7 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
     return []
 
 
-_LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
+_LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", re.IGNORECASE)
 _LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 

@@ -129,7 +129,7 @@ CUSTOMER_BLOCK = _any(
 #: the block that names the issuer of the document, where a layout prints one
 VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
                     r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:",
-                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b")
+                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b", r"\b[ée]metteur\b", r"\bverkoper\b")
 #: on a purchase order the buyer issues the document: its "Supplier" block names the addressee
 SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
                       r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")
@@ -139,9 +139,9 @@ PAGE_NUMBER = _any(r"^\W*(?:page|seite|pagina|blad|p\.)\s*\d{1,3}(?:\s*(?:of|von
 
 _LEGAL_FORMS = (
     r"\bsdn\.?\s*bhd\b", r"\bsdn\b", r"\bbhd\b", r"\bs/b\b", r"\bltd\b", r"\blimited\b", r"\bllc\b", r"\binc\b",
-    r"\bcorp", r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.",
+    r"\bcorp", r"\bgmbh\b", r"\bag\b", r"\bkg\b", r"\bohg\b", r"\bgbr\b", r"\bug\b", r"\be\.k\.", r"\bsarl\b", r"\bsas\b", r"\bs\.a\.",
     r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
-    r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
+    r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bs\.\s?[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
 )
 #: a legal form: the end of a company's name
@@ -159,5 +159,11 @@ CONTACT = _any(
     r"\btel\b", r"\bphone\b", r"\bfax\b", r"\be-?mail\b", r"@", r"\bwww\.", r"https?://", r"\bweb(?:site)?\b",
     r"\b(?:gst|vat|sst|tax|ust|tva|btw)\b", r"\breg(?:istration)?\b", r"\bco\.?\s*no\b", r"\bcompany\s*no\b",
     r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
+    r"\bsteuer-?(?:nummer|nr)\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
 )
+#: a unit printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."): part of the quantity cell
+QUANTITY_UNIT = re.compile(
+    r"^(?:pcs?\.?|pieces?|ea\.?|each|units?|h|hrs?\.?|hours?|days?|kg|g|t|m|m2|m²|m³|km|l|ltr|lot|box(?:es)?|"
+    r"packs?|sets?|x|stk\.?|st\.?|stck\.?|stück|std\.?|pkt\.?|psch\.?|pauschal|tage?|pce?s?\.?|u\.?|j|jours?|"
+    r"forfait|stuks?|uur|uren|pak|dag(?:en)?)$", re.IGNORECASE)

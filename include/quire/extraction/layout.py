@@ -172,11 +172,18 @@ def level_words(words: Sequence[Word]) -> tuple[Word, ...]:
 
 
 def _overlaps(row: list[Word], word: Word) -> bool:
-    top = median(w.top for w in row)
-    bottom = median(w.bottom for w in row)
+    # judged against the row's words of about this word's size: a large title beside a letterhead
+    # overlaps several of its small lines, which must not become one row through it
+    similar = [w for w in row if not _much_taller(w, word) and not _much_taller(word, w)] or row
+    top = median(w.top for w in similar)
+    bottom = median(w.bottom for w in similar)
     overlap = min(bottom, word.bottom) - max(top, word.top)
     smaller = min(bottom - top, word.bottom - word.top)
     return smaller > 0 and overlap >= _LINE_OVERLAP * smaller
+
+
+def _much_taller(a: Word, b: Word) -> bool:
+    return (a.bottom - a.top) >= _SIZE_JUMP * max(b.bottom - b.top, 1e-6)
 
 
 def split_segments(line: TextLine, gap_chars: float = 2.5) -> tuple[TextLine, ...]:
@@ -280,6 +287,8 @@ _NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|[$€£¥])?[-−]?\d[\d.,'’]*\)?-
 _GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
 _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
+#: a currency printed as a word of its own beside its amount ("USD 61.85", "21,92 €")
+_CURRENCY_WORD = re.compile(r"^(?:EUR|USD|GBP|CHF|MYR|SGD|RM|[$€£¥])$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +305,9 @@ class NumberToken:
 def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberToken, ...]:
     """Numbers on a line, left to right; "1 234,56" split over two close words is one number.
 
-    Percentages, times and dates are not numbers here: they never are amounts.
+    Percentages, times and dates are not numbers here: they never are amounts. A currency
+    printed as a separate word right before or after a number is part of its box, so that the
+    number's column and the description around it are judged with the currency included.
     """
     tokens: list[NumberToken] = []
     words = list(line.words)
@@ -310,7 +321,7 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
         if not _NUMERIC_WORD.match(text) or "%" in text:
             i += 1
             continue
-        x1 = word.x1
+        start, x1 = i, word.x1
         # OCR splits "73.00" at the point now and then ("73. 00"): the cents belong to the number
         if (i + 1 < len(words) and _SPLIT_POINT.match(text) and re.fullmatch(r"\d{2}", words[i + 1].text)
                 and words[i + 1].x0 - x1 <= 1.5 * line.char_width()):
@@ -321,11 +332,22 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
             text, x1 = text + " " + words[i + 1].text, words[i + 1].x1
             i += 1
         value = parse_amount(text, decimal_separator)
+        following = words[i + 1] if i + 1 < len(words) else None
+        if following is not None and following.text == "%" and following.x0 - x1 <= line.char_width():
+            i += 2  # "10 %": a rate with its sign set apart
+            continue
         if value is not None:
             plain = text.replace(" ", "")
             has_fraction = bool(re.search(r"[.,]\d{1,3}\)?-?$", plain)) and not _is_grouped_integer(
                 plain, decimal_separator)
-            tokens.append(NumberToken(value, text, word.x0, x1, has_fraction))
+            x0 = word.x0
+            before = words[start - 1] if start > 0 else None
+            if before is not None and _CURRENCY_WORD.match(before.text) and x0 - before.x1 <= line.char_width():
+                x0 = before.x0
+            if following is not None and _CURRENCY_WORD.match(following.text) \
+                    and following.x0 - x1 <= line.char_width():
+                x1 = following.x1
+            tokens.append(NumberToken(value, text, x0, x1, has_fraction))
         i += 1
     return tuple(tokens)
 

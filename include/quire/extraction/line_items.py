@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from quire.extraction.labels import amount_role
+from quire.extraction.labels import QUANTITY_UNIT, amount_role
 from quire.extraction.layout import NumberToken, TextLine, find_numbers
 from quire.extraction.normalise import format_amount, format_quantity, parse_amount
 from quire.model import LineItem, Word
@@ -21,13 +21,15 @@ from quire.model import LineItem, Word
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
     ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
                    r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
-                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b|\btarief\b"),
+                   r"\bst[üu]ck-?preis|\bp\.?\s?u\.?\s*ht\b|\bpu\b|"
+                   r"\bprice\b|\brate\b|\bpreis\b|\bprix\b|\bprijs\b|\btarief\b|\btarif\b"),
     ("amount", r"\bline\s*total|\bamount\b|\bbetrag\b|\bgesamt(?:preis)?\b|\bmontant(?:\s*ht)?\b|\bbedrag\b|"
                r"\btotal\b|\btotaal\b|\bsumme\b"),
-    ("quantity", r"\bqty\b|\bquantity\b|\bmenge\b|\banzahl\b|\bquantit[ée]\b|\bqt[ée]\b|\baantal\b|\bhoeveelheid\b"),
-    ("description", r"\bdescription\b|\bitems?\b|\barticle\b|\bproduct\b|\bparticulars\b|\bdetails\b|"
-                    r"\bbeschreibung\b|\bbezeichnung\b|\bartikel\b|\bleistung\b|\bd[ée]signation\b|\blibell[ée]\b|"
-                    r"\bomschrijving\b|\bcode/desc\b"),
+    ("quantity", r"\bqty\b|\bquantity\b|\bunits\b|\bmenge\b|\banzahl\b|\banz\b|\bst[üu]ck\b|\bquantit[ée]\b|"
+                 r"\bqt[ée]\b|\bnombre\b|\baantal\b|\bhoeveelheid\b|\bstuks\b"),
+    ("description", r"\bdescription\b|\bitems?\b|\barticle\b|\bproduct\b|\bservices?\b|\bparticulars\b|"
+                    r"\bdetails\b|\bbeschreibung\b|\b\w*bezeichnung\b|\bartikel\b|\bprodukt\b|\bleistung\b|"
+                    r"\bd[ée]signation\b|\blibell[ée]\b|\bproduit\b|\bomschrijving\b|\bcode/desc\b"),
 ))
 #: page furniture that is never part of a row description
 _FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\bfortsetzung\b|\bsuite\b|"
@@ -59,6 +61,7 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
         for match in pattern.finditer(line.text):
             if all(match.end() <= s or match.start() >= e for s, e, _ in claimed):
                 claimed.append((match.start(), match.end(), kind))
+    claimed = _join_alternatives(line.text, claimed)
     descriptions = sorted((c for c in claimed if c[2] == "description"), key=lambda c: c[0])
     for extra in descriptions[:-1]:  # "Item" before "Description" numbers the rows
         claimed[claimed.index(extra)] = (extra[0], extra[1], "other")
@@ -79,11 +82,28 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
     return _merge_adjacent(columns, line.char_width())
 
 
+#: what joins two names of one column into one heading ("Item / Service", "Product & Service")
+_ALTERNATIVE = re.compile(r"^\s*(?:[/&+|]|and|or|und|oder|et|ou|en|of)\s*$", re.IGNORECASE)
+
+
+def _join_alternatives(text: str, claimed: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Header cells of one kind joined by "/" or "&" into the one cell they name together."""
+    joined: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(claimed):
+        if joined and joined[-1][2] == kind and _ALTERNATIVE.match(text[joined[-1][1]:start]):
+            joined[-1] = (joined[-1][0], end, kind)
+        else:
+            joined.append((start, end, kind))
+    return joined
+
+
 def _merge_adjacent(columns: list[Column], char_width: float) -> tuple[Column, ...]:
     """Join an unknown header word to a neighbour it touches ("Unit" + "Price" -> one cell)."""
     merged: list[Column] = []
     for column in columns:
-        if merged and column.x0 - merged[-1].x1 < 1.5 * char_width and "other" in (column.kind, merged[-1].kind):
+        # an unknown cell left of the description is a column of its own (a code, a position), not part of it
+        if merged and column.x0 - merged[-1].x1 < 1.5 * char_width and "other" in (column.kind, merged[-1].kind) \
+                and (merged[-1].kind, column.kind) != ("other", "description"):
             previous = merged.pop()
             kind = previous.kind if column.kind == "other" else column.kind
             merged.append(Column(kind, previous.x0, column.x1))
@@ -117,6 +137,7 @@ class _Row:
     description: list[str]
     numbers: dict[str, NumberToken]
     words: list[Word]
+    page_number: int
     bottom: float
     spare: tuple[NumberToken, ...] = ()  # numbers under header cells we could not read
 
@@ -125,49 +146,136 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     """Read the item table that follows the first header row, across pages, until a totals line."""
     columns: tuple[Column, ...] | None = None
     rows: list[_Row] = []
-    pending: list[str] = []  # description lines printed above their numbers (receipt style)
+    # description lines printed above their numbers (receipt style, or a wrapped cell whose numbers
+    # stand on its last line), with their lines for judging what they belong to
+    pending: list[tuple[str, TextLine]] = []
     rows_seen = 0
     header_found = False
     ended = False
     current_page = None
-    for line in lines:
+    page_rows = 0  # rows read on the current page
+    page_done = False  # past a "continued on the next page" line under rows: the rest is page furniture
+    skip = -1  # the second line of a heading read over two lines
+    for position, line in enumerate(lines):
+        if position == skip:
+            continue
         header = find_header(line)
+        if not ended and (columns is None or header is not None or page_rows == 0
+                          or line.page_number != current_page):
+            two_line = _two_line_header(lines, position, header, decimal_separator)
+            if two_line is not None:
+                header, skip = two_line, position + 1
         if header is not None and not ended:
-            columns, header_found, pending = header, True, []
+            columns, header_found, pending, page_done = header, True, [], False
+            if line.page_number != current_page:
+                page_rows = 0
             current_page = line.page_number
             continue
         if columns is None or ended:
             continue
         if line.page_number != current_page:  # a new page without its own header keeps the columns
-            current_page, pending = line.page_number, []
+            current_page, pending, page_done, page_rows = line.page_number, [], False, 0
+        if page_done:
+            continue
         if amount_role(line.text) is not None and _is_totals_line(line, columns, decimal_separator):
             ended = True
             continue
         if _FURNITURE.search(line.text):
+            page_done = page_rows > 0 and _CONTINUED.search(line.text) is not None
             continue
         numbers = find_numbers(line, decimal_separator)
         cells = _assign(line, numbers, columns)
         if any(n.has_fraction for n in numbers):
             rows_seen += 1
         if "amount" in cells.numbers:
-            description = cells.description or pending
+            above = _wrapped_above(pending, line)
+            if cells.description:
+                description = [*above, *cells.description]
+            else:
+                description = above or [text for text, _ in pending]
             if not description and rows and len(rows[-1].description) > 1:
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
             rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.bottom, cells.spare))
+                             line.page_number, line.bottom, cells.spare))
             pending = []
+            page_rows += 1
         elif cells.description and not cells.numbers:
-            if rows and line.page_number == current_page and line.top - rows[-1].bottom < 1.2 * line.height \
-                    and not pending:
+            following = lines[position + 1] if position + 1 < len(lines) else None
+            # a row continues on its own page only: the top of the next page is no continuation
+            if rows and line.page_number == rows[-1].page_number and line.top - rows[-1].bottom < 1.2 * line.height \
+                    and not pending and not _closer_to_next(rows[-1].bottom, line, following):
                 rows[-1].description.append(" ".join(cells.description))
                 rows[-1].bottom = line.bottom
             else:
-                pending = pending + [" ".join(cells.description)]
+                pending = pending + [(" ".join(cells.description), line)]
     if not header_found:
         return _receipt_items(lines, decimal_separator)
     items = _without_row_numbers([_to_item(row) for row in rows])
     return LineItemTable(tuple(items), rows_seen, header_found)
+
+
+def _known_kinds(columns: Sequence[Column] | None) -> int:
+    return len({c.kind for c in columns or () if c.kind != "other"})
+
+
+def _two_line_header(lines: Sequence[TextLine], position: int, header: tuple[Column, ...] | None,
+                     decimal_separator: str | None) -> tuple[Column, ...] | None:
+    """Columns from a heading broken over two lines ("Unit" / "price", "Line" / "total", "Betrag" /
+    "netto"): a line of words without numbers set tightly under it that, read with it, names at least
+    as many kinds of column as either line alone (and at least two)."""
+    line = lines[position]
+    if position + 1 >= len(lines):
+        return None
+    below = lines[position + 1]
+    if below.page_number != line.page_number or below.top - line.bottom > _WRAPPED_GAP * line.height \
+            or find_numbers(below, decimal_separator) or find_numbers(line, decimal_separator) \
+            or not all(any(min(u.x1, w.x1) > max(u.x0, w.x0) for u in line.words) for w in below.words):
+        return None  # every word of a heading's second line stands under a word of its first
+    columns = find_header(TextLine(line.page_number, line.index, _stacked(line.words, below.words)))
+    kinds = _known_kinds(columns)
+    return columns if kinds >= max(2, _known_kinds(header), _known_kinds(find_header(below))) else None
+
+
+def _stacked(upper: Sequence[Word], lower: Sequence[Word]) -> tuple[Word, ...]:
+    """The words of two heading lines in reading order cell by cell: a lower word follows the upper
+    word it stands under ("Unit" then "price"), whatever their alignment."""
+    def overlap(a: Word, b: Word) -> float:
+        return min(a.x1, b.x1) - max(a.x0, b.x0)
+
+    keyed = [((w.x0, 0, w.x0), w) for w in upper]
+    for word in lower:
+        anchor = max(upper, key=lambda u: overlap(u, word), default=None)
+        keyed.append(((anchor.x0, 1, word.x0) if anchor is not None and overlap(anchor, word) > 0
+                      else (word.x0, 0, word.x0), word))
+    return tuple(word for _, word in sorted(keyed, key=lambda item: item[0]))
+
+
+#: the line that sends the reader to the next page; what follows it on its page is never an item
+_CONTINUED = re.compile(r"\bcontinued\b|\bfortsetzung\b|\bsuite\b|\bvervolg\b", re.IGNORECASE)
+#: lines of one wrapped cell are set this close (a share of the line height); rows stand further apart
+_WRAPPED_GAP = 0.6
+
+
+def _wrapped_above(pending: Sequence[tuple[str, TextLine]], line: TextLine) -> list[str]:
+    """The pending lines that wrap down into ``line``: the run of them set tightly above it
+    (a sub-heading or a description of its own stands further off)."""
+    taken: list[str] = []
+    below = line
+    for text, candidate in reversed(pending):
+        if candidate.page_number != line.page_number or below.top - candidate.bottom > _WRAPPED_GAP * line.height:
+            break
+        taken.insert(0, text)
+        below = candidate
+    return taken
+
+
+def _closer_to_next(row_bottom: float, line: TextLine, following: TextLine | None) -> bool:
+    """Whether a description line under a row belongs with the line below it instead: the first
+    line of a wrapped cell whose numbers stand on its last line sits far closer to what follows."""
+    if following is None or following.page_number != line.page_number:
+        return False
+    return following.top - line.bottom < _WRAPPED_GAP * (line.top - row_bottom)
 
 
 _LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
@@ -246,6 +354,10 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
     for token in numbers:
         words = [w for w in line.words if w.x0 >= token.x0 - 0.01 and w.x1 <= token.x1 + 0.01]
         column = _column_of(token.x0, token.x1, columns)
+        unit = _unit_after(line, token)
+        if unit is not None and _column_of(token.x0, unit.x1, columns).kind == "quantity":
+            column = _column_of(token.x0, unit.x1, columns)  # "2 pcs": the cell is the number and its unit
+            words.append(unit)
         if column.kind in _NUMERIC_KINDS:
             assigned[column.kind] = token
             numeric_words.update(words)
@@ -256,6 +368,14 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
     description = [w.text for w in line.words
                    if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"]
     return _Cells(description, assigned, tuple(spare))
+
+
+def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
+    """The unit word printed right after a number ("pcs" in "2 pcs"), if any."""
+    after = next((w for w in line.words if w.x0 >= token.x1 - 0.01), None)
+    if after is None or after.x0 - token.x1 > 1.5 * line.char_width() or not QUANTITY_UNIT.match(after.text):
+        return None
+    return after
 
 
 def _fill_by_arithmetic(numbers: dict[str, NumberToken], spare: Sequence[NumberToken]) -> dict[str, NumberToken]:

@@ -147,3 +147,77 @@ Description                  Qty   Unit price     Amount
                             Total                 130.00
 """))
     assert [r[0] for r in rows] == ["24 port switch", "4 pallets of paper"]
+
+
+def test_units_currency_words_and_a_spaced_rate_stay_in_their_cells(make_document):
+    rows, _ = _rows(make_document("""
+Code   Description          Qty      Unit price   Disc.        Amount
+A1001  Blue widgets       2 pcs      USD 10.00    10 %      USD 18.00
+A1002  Site visit         3.5 h     USD 100.00       -     USD 350.00
+                                                Total      USD 368.00
+"""))
+    assert rows == [("Blue widgets", "2", "10.00", "18.00"), ("Site visit", "3.5", "100.00", "350.00")]
+
+
+def test_a_wrapped_cell_with_its_numbers_on_the_last_line_under_a_sub_heading(make_document):
+    rows, _ = _rows(make_document("""
+Description                    Qty     Price     Amount
+Hardware
+
+Network switch 24-port,
+rack-mounted                     1    100.00     100.00
+
+Services
+
+Installation and set-up
+on site, 4 hours                 4     50.00     200.00
+                               Total             300.00
+"""))
+    assert rows == [("Network switch 24-port, rack-mounted", "1", "100.00", "100.00"),
+                    ("Installation and set-up on site, 4 hours", "4", "50.00", "200.00")]
+
+
+def test_a_code_column_left_of_the_description_is_its_own(make_document):
+    rows, _ = _rows(make_document("""
+Code article Désignation          Qté     Prix    Montant
+B5147        Papier A4, carton      2     5,00      10,00
+                                         Total      10,00
+"""), ",")
+    assert rows == [("Papier A4, carton", "2", "5.00", "10.00")]
+
+
+def test_item_slash_service_is_one_heading(make_document):
+    rows, _ = _rows(make_document("""
+Item / Service              Qty     Price     Amount
+Consulting                    2     50.00     100.00
+                            Total             100.00
+"""))
+    assert rows == [("Consulting", "2", "50.00", "100.00")]
+
+
+def test_the_foot_of_a_continued_page_and_the_next_page_head_are_no_rows(make_document):
+    first = """
+Description        Qty    Price    Amount
+Widgets              1    10.00     10.00
+                         Continued on next page
+161 Harbour Avenue                     42
+"""
+    second = """
+ACME Ltd                   Invoice 123 (continued)
+Description        Qty    Price    Amount
+Gadgets              2     5.00     10.00
+                          Total     20.00
+"""
+    table = extract_line_items(document_lines(make_document(first, second)), ".")
+    assert [(i.description, i.amount) for i in table.items] == [("Widgets", "10.00"), ("Gadgets", "10.00")]
+
+
+def test_headings_broken_over_two_lines(make_document):
+    rows, _ = _rows(make_document("""
+Pos  Item / Service           Qty      Unit     Line
+                                      price    total
+1    Consulting                 2     50.00   100.00
+2    Travel                     1     20.00    20.00
+                              Total           120.00
+"""))
+    assert rows == [("Consulting", "2", "50.00", "100.00"), ("Travel", "1", "20.00", "20.00")]

@@ -115,3 +115,36 @@ def test_a_misread_page_number_and_customer_label_are_not_the_vendor(make_docume
             "Rechnungsempfinger\n"
             "Weber GmbH\n")
     assert _vendor(make_document, text)[0] == "Krüger & Koch OG"
+
+
+def test_the_name_on_the_seller_label_line(make_document):
+    text = ("Seller: Walsh & Miller LLC                      INVOICE\n"
+            "161 Harbour Avenue\n"
+            "Austin, TX 78701\n")
+    assert _vendor(make_document, text) == ("Walsh & Miller LLC", "161 Harbour Avenue, Austin, TX 78701")
+
+
+def test_a_vendor_named_only_in_the_footer_not_a_table_row_or_the_customer_country(make_document):
+    head = ["                                                  INVOICE",
+            "",
+            "Bill to                       Invoice No.:          2024-118",
+            "Software Walsh Corp.          Issue date:         06/30/2024",
+            "10 Oak Street                 Account No.:            D60865",
+            "Austin, TX 78701              Your reference:      BE-480317",
+            "USA                           Due date:           07/30/2024",
+            "",
+            "Qty       Description               Price      Amount",
+            "0.5 kg    Coffee beans              20.00       10.00",
+            "                                    Total       10.00"]
+    foot = ["Murphy Foster LLC                        Tax ID 12-3456789",
+            "240 Park Street, Seattle, WA 98101"]
+    text = "\n".join(head + [""] * (52 - len(head)) + foot) + "\n"
+    assert _vendor(make_document, text) == ("Murphy Foster LLC", "240 Park Street, Seattle, WA 98101")
+
+
+def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
+    text = ("Wagner Logistik                                 Rechnung\n"
+            "e.K.                                            Rechnungs-Nr.:  RE-2025-60142\n"
+            "Kirchstraße 236                                 Datum:          25.05.2025\n"
+            "5020 Salzburg\n")
+    assert _vendor(make_document, text) == ("Wagner Logistik e.K.", "Kirchstraße 236, 5020 Salzburg")

@@ -1,0 +1,512 @@
+"""Tune layouts: a third family of invoice arrangements, to widen what extraction rules are tuned on.
+
+The dev layouts are what the rules grew up on and the held-out ones measure generalisation,
+so tuning on dev alone overfits its few arrangements. These layouts vary what real invoices
+vary and the dev ones keep fixed: column orders (price before quantity, amount before unit
+price, quantity first), SKU/article, unit, discount and VAT-rate columns, quantities with
+their unit ("2 pcs", "3,5 h"), descriptions that wrap inside their cell with the numbers on
+the first or the last of their lines, sub-headings inside the table, tables with full
+borders, an outer border only, or no rules at all, tables continued over pages with the
+header repeated and carried-forward subtotals, and vendors named in a large logo-like
+type, in a right-hand letterhead, after a "From:"/"Lieferant:" label, or only in the footer.
+
+Rows have their own height here (a wrapped description takes several lines), so pagination
+measures each row with the same text metrics the renderer uses, and both always agree.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen.canvas import Canvas
+
+from .layouts import (GREY, LIGHT, MARGIN, WHITE, Sheet, _bill_to, _fonts, _meta_list,
+                      draw_pages, footer_bank_columns, footer_centered_note, footer_contact_line, meta_rows,
+                      page_size, totals_bar, totals_boxed, totals_leaders, totals_left,
+                      totals_right, vendor_lines)
+from .locales import SURNAMES, TRADES
+
+if TYPE_CHECKING:
+    from .invoices import InvoiceSpec, Item
+
+#: the labels of the columns the dev table never prints, per language
+_EXTRA_HEADERS = {
+    "code": {"en": ("SKU", "Art. No.", "Item code"), "de": ("Art.-Nr.", "Artikelnr."), "fr": ("Réf.", "Code article"),
+             "nl": ("Art.nr.", "Artikelcode")},
+    "unit": {"en": ("Unit",), "de": ("Einheit", "ME"), "fr": ("Unité",), "nl": ("Eenheid",)},
+    "discount": {"en": ("Disc.", "Discount %"), "de": ("Rabatt", "Rab. %"), "fr": ("Remise", "Rem. %"),
+                 "nl": ("Korting", "Kort. %")},
+    "vat": {"en": ("VAT %", "Tax rate"), "de": ("USt. %", "MwSt."), "fr": ("TVA %", "Taux TVA"),
+            "nl": ("BTW %", "Btw-tarief")},
+}
+#: other words software prints over the usual columns; half the tune documents use one of these
+_OTHER_HEADERS = {
+    "description": {"en": ("Product", "Service", "Article", "Description of goods"),
+                    "de": ("Leistung", "Artikelbezeichnung", "Produkt"), "fr": ("Libellé", "Article", "Produit"),
+                    "nl": ("Product", "Artikel", "Omschrijving")},
+    "quantity": {"en": ("Units", "Qty."), "de": ("Stück", "Anz."), "fr": ("Nombre", "Qté"),
+                 "nl": ("Stuks", "Aantal")},
+    "unit_price": {"en": ("Unit cost", "Price each", "Unit price"), "de": ("Stückpreis", "Einzelpreis netto", "Preis"),
+                   "fr": ("Prix HT", "PU HT", "Tarif"), "nl": ("Eenheidsprijs", "Prijs per stuk")},
+    "amount": {"en": ("Net amount", "Total", "Amount (excl. VAT)"), "de": ("Summe", "Betrag netto", "Gesamt netto"),
+               "fr": ("Montant net", "Total"), "nl": ("Totaal", "Bedrag excl. btw")},
+    "position": {"en": ("No.", "Line"), "de": ("Nr.", "Pos."), "fr": ("N°", "Ligne"), "nl": ("Nr.", "Regel")},
+}
+#: labels before the vendor's block, per language
+VENDOR_LABELS = {"en": ("From:", "Seller:", "Supplier:"), "de": ("Lieferant:", "Verkäufer:", "Absender:"),
+                 "fr": ("Fournisseur :", "Vendeur :", "Émetteur :"), "nl": ("Leverancier:", "Van:", "Verkoper:")}
+#: a purchase order is issued by the buyer, whose block says only where it comes from
+_ISSUER_LABELS = {"en": ("From:",), "de": ("Absender:",), "fr": ("Émetteur :",), "nl": ("Van:",)}
+
+
+def _vendor_label(spec: InvoiceSpec) -> str:
+    variants = (_ISSUER_LABELS if spec.doc_type == "purchase_order" else VENDOR_LABELS)[spec.language]
+    return variants[zlib.crc32(spec.vendor.name.encode()) % len(variants)]
+#: relative widths of the narrow columns; the description takes the rest
+_WIDTHS = {"pos": 0.05, "code": 0.1, "quantity": 0.12, "unit": 0.07, "unit_price": 0.14, "discount": 0.08,
+           "vat": 0.08, "amount": 0.15}
+_STANDARD_KEYS = {"pos": "position", "description": "description", "quantity": "quantity", "unit_price": "unit_price",
+                  "amount": "amount"}
+_LEFT_ALIGNED = ("pos", "code", "description", "unit")
+_FONT_SIZE = 8.5
+_LINE = 10.5  # leading of the lines inside one cell
+_PAD = 6.0  # space a row keeps above and below its text
+
+
+@dataclass(frozen=True)
+class TuneLayout:
+    """One tune arrangement. Attribute names shared with :class:`layouts.Layout` let the totals
+    blocks, continuation header and page numbers of the dev layouts draw on these pages too."""
+
+    name: str
+    header: Callable[[Sheet], None]
+    columns: tuple[str, ...]  # pos, code, description, quantity, unit, unit_price, discount, vat, amount
+    table_style: str  # grid | outer | rules | plain | shaded
+    totals: Callable[[Sheet, TuneLayout, float], float]
+    footer: Callable[[Sheet], None] | None
+    first_table_top: float
+    wrap: bool = False  # descriptions wrap inside their cell instead of shrinking to one line
+    numbers_at: str = "top"  # top | bottom: which line of a wrapped row carries the numbers
+    units_in_quantity: bool = False  # "2 pcs" in the quantity cell
+    subheadings: bool = False
+    two_line_header: bool = False  # column headings broken over two lines ("Unit" / "price")
+    carry_forward: bool = False
+    currency_in_table: bool = False
+    page_number: str = "bottom_center"
+    next_table_top: float = 96
+    bottom_reserve: float = 100
+    totals_height: float = 80
+    row_height: float = _LINE + 2 * _PAD  # of a one-line row; the totals blocks use it as their step
+    left: float = MARGIN
+    # what the shared page loop (layouts.draw_pages) asks of every layout
+    number_single_pages: bool = False
+    on_every_page: Callable[[Sheet], None] | None = None
+    first_page_extra: Callable[[Sheet], None] | None = None
+
+    def table_x(self, sheet: Sheet) -> tuple[float, float]:
+        return self.left, sheet.width - MARGIN
+
+
+# -- headers: where the vendor is named ------------------------------------------------------------------
+
+def header_logo_name(sheet: Sheet) -> None:
+    """The vendor's name as a word mark in large type, its address in one small line below."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    sheet.text(MARGIN, 62, spec.vendor.name, 24, bold=True, color=sheet.accent, max_width=330)
+    sheet.text(MARGIN, 78, " | ".join(spec.vendor.address_lines), 8, color=GREY)
+    sheet.text(right, 60, spec.labels["title"], 16, bold=True, align="right")
+    _bill_to(sheet, MARGIN, 122)
+    _meta_list(sheet, right - 200, right, 122, meta_rows(spec), value_align="right")
+
+
+def header_stacked_mark(sheet: Sheet) -> None:
+    """The vendor's name as a two-line word mark: the name large, its legal form small beneath."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    name, legal = _split_legal_form(spec.vendor.name)
+    sheet.text(MARGIN, 58, name, 22, bold=True, max_width=300)
+    sheet.text(MARGIN, 72, legal, 10, color=sheet.accent)
+    sheet.lines(MARGIN, 90, list(spec.vendor.address_lines), 8.5, color=GREY)
+    sheet.text(right, 58, spec.labels["title"], 14, bold=True, align="right")
+    _meta_list(sheet, right - 200, right, 80, meta_rows(spec), size=8.5, value_align="right")
+    _bill_to(sheet, MARGIN, 150)
+
+
+def _split_legal_form(name: str) -> tuple[str, str]:
+    """"Krüger Elektrotechnik" and "UG (haftungsbeschränkt)" from the full name, whichever end the form is at."""
+    for form in sorted((f for forms in TUNE_LEGAL_FORMS.values() for f in forms), key=len, reverse=True):
+        if name.endswith(" " + form):
+            return name[:-len(form) - 1], form
+        if name.startswith(form + " "):
+            return name[len(form) + 1:], form
+    return name, ""
+
+
+def header_right_letterhead(sheet: Sheet) -> None:
+    """The vendor's block at the top right, the title and the customer on the left."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    sheet.lines(right, 48, vendor_lines(spec), 9, bold_first=True, align="right")
+    sheet.text(right, 48 + 11.7 * (len(vendor_lines(spec)) + 0.3), spec.vendor_contacts["email"], 8, align="right",
+               color=GREY)
+    sheet.text(MARGIN, 60, spec.labels["title"], 26, bold=True)
+    _bill_to(sheet, MARGIN, 130)
+    _meta_list(sheet, right - 190, right - 95, 140, meta_rows(spec))
+
+
+def header_from_label(sheet: Sheet) -> None:
+    """Seller and buyer side by side, each under its label ("From:" / "Bill to")."""
+    spec, right, middle = sheet.spec, sheet.width - MARGIN, sheet.width / 2
+    label = _vendor_label(spec)
+    sheet.text(MARGIN, 56, spec.labels["title"], 20, bold=True, color=sheet.accent)
+    _meta_list(sheet, right - 190, right, 50, meta_rows(spec), size=8.5, value_align="right")
+    top = 150
+    sheet.text(MARGIN, top, label, 8, bold=True, color=GREY)
+    sheet.lines(MARGIN, top + 14, vendor_lines(spec), 9.5, bold_first=True, max_width=220)
+    _bill_to(sheet, middle + 10, top)
+
+
+def header_inline_label(sheet: Sheet) -> None:
+    """"Seller: Name" on one line, the address under it, the customer right of it."""
+    spec, right, middle = sheet.spec, sheet.width - MARGIN, sheet.width / 2
+    label = _vendor_label(spec)
+    sheet.text(right, 58, spec.labels["title"].upper(), 18, bold=True, align="right")
+    width = sheet.text(MARGIN, 58, label, 9, color=GREY)
+    sheet.text(MARGIN + width + 5, 58, spec.vendor.name, 10, bold=True)
+    sheet.lines(MARGIN, 72, list(spec.vendor.address_lines), 9)
+    sheet.text(MARGIN, 72 + 11.7 * len(spec.vendor.address_lines), f"{spec.labels['vat_id']} "
+                                                                   f"{spec.vendor_contacts['tax_id']}", 8, color=GREY)
+    _bill_to(sheet, middle + 10, 100)
+    rows = meta_rows(spec)
+    sheet.box(MARGIN, 186, right - MARGIN, 30, fill=LIGHT, stroke=None)
+    column = (right - MARGIN) / len(rows)
+    for index, (name, value) in enumerate(rows):
+        sheet.text(MARGIN + 6 + index * column, 198, name, 7.5, color=GREY, max_width=column - 10)
+        sheet.text(MARGIN + 6 + index * column, 211, value, 9, bold=index == 0, max_width=column - 10)
+
+
+def header_footer_vendor(sheet: Sheet) -> None:
+    """Only a logo and the title at the top: the vendor is named in the footer alone."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    sheet.logo(MARGIN, 34, 54)
+    sheet.text(right, 64, spec.labels["title"], 24, bold=True, align="right", color=sheet.accent)
+    _bill_to(sheet, MARGIN, 130)
+    _meta_list(sheet, right - 200, right, 130, meta_rows(spec), value_align="right")
+
+
+def footer_vendor_block(sheet: Sheet) -> None:
+    """The vendor's name, address, registration and bank in small type at the foot of every page."""
+    spec, width = sheet.spec, sheet.width
+    top = sheet.height - 62
+    sheet.rule(MARGIN, top - 11, width - MARGIN, 0.4, color=GREY)
+    sheet.text(MARGIN, top, spec.vendor.name, 7.5, bold=True, color=GREY)
+    sheet.text(MARGIN, top + 10, ", ".join(spec.vendor.address_lines), 7, color=GREY)
+    sheet.text(width - MARGIN, top, f"{spec.labels['vat_id']} {spec.vendor_contacts['tax_id']}", 7, align="right",
+               color=GREY)
+    sheet.text(width - MARGIN, top + 10, f"{spec.labels['bank']}: {spec.vendor_contacts['iban']}", 7,
+               align="right", color=GREY)
+
+
+# -- the item table --------------------------------------------------------------------------------------
+
+def _columns(x0: float, x1: float, kinds: Sequence[str]) -> list[tuple[str, float, float]]:
+    fixed = sum(_WIDTHS.get(kind, 0) for kind in kinds)
+    columns, x = [], x0
+    for kind in kinds:
+        width = (x1 - x0) * _WIDTHS.get(kind, 1 - fixed)
+        columns.append((kind, x, x + width))
+        x += width
+    return columns
+
+
+def header_label(spec: InvoiceSpec, kind: str) -> str:
+    if kind in _EXTRA_HEADERS:
+        variants = _EXTRA_HEADERS[kind][spec.language]
+        return variants[spec.seed % len(variants)]
+    key = _STANDARD_KEYS[kind]
+    if spec.seed % 2:
+        variants = _OTHER_HEADERS[key][spec.language]
+        return variants[spec.seed // 2 % len(variants)]
+    return spec.labels[key]
+
+
+def item_code(item: Item) -> str:
+    return f"{chr(65 + zlib.crc32(item.description.encode()) % 26)}{zlib.crc32(item.description.encode()) % 9000 + 1000}"
+
+
+def cell_text(spec: InvoiceSpec, layout: TuneLayout, kind: str, index: int, item: Item) -> str:
+    money = spec.money_text if layout.currency_in_table else spec.number_text
+    if kind == "pos":
+        return str(index + 1)
+    if kind == "code":
+        return item_code(item)
+    if kind == "quantity":
+        quantity = spec.quantity_text(item.quantity)
+        return f"{quantity} {item.unit}" if layout.units_in_quantity and item.unit else quantity
+    if kind == "unit":
+        return item.unit or ""
+    if kind == "unit_price":
+        return money(item.unit_price)
+    if kind == "discount":
+        return f"{spec.style.number_format.format_quantity(item.discount, None)} %" if item.discount else "-"
+    if kind == "vat":
+        return f"{spec.rate_text()}%"
+    return money(item.amount)
+
+
+def _description_lines(spec: InvoiceSpec, layout: TuneLayout, width: float, item: Item) -> list[str]:
+    if not layout.wrap:
+        return [item.description]
+    regular, _ = _fonts(spec.style.font_family)
+    return simpleSplit(item.description, regular, _FONT_SIZE, width - 8) or [item.description]
+
+
+def _description_width(spec: InvoiceSpec, layout: TuneLayout) -> float:
+    x0, x1 = layout.left, page_size(spec)[0] - MARGIN
+    return next(right - left for kind, left, right in _columns(x0, x1, layout.columns) if kind == "description")
+
+
+def row_height(spec: InvoiceSpec, layout: TuneLayout, item: Item) -> float:
+    return len(_description_lines(spec, layout, _description_width(spec, layout), item)) * _LINE + 2 * _PAD
+
+
+def _starts_group(spec: InvoiceSpec, layout: TuneLayout, index: int) -> bool:
+    return layout.subheadings and spec.items[index].group is not None and (
+        index == 0 or spec.items[index - 1].group != spec.items[index].group)
+
+
+_SUBHEADING = _LINE + 2 * _PAD + 4
+
+
+def draw_table(sheet: Sheet, layout: TuneLayout, first_index: int, items: Sequence[Item], top: float,
+               brought_forward: Decimal | None, carried_forward: Decimal | None) -> float:
+    spec = sheet.spec
+    x0, x1 = layout.table_x(sheet)
+    columns = _columns(x0, x1, layout.columns)
+    style = layout.table_style
+    header_height = _LINE + 2 * _PAD
+
+    def cell_x(kind: str, left: float, right: float) -> tuple[float, str]:
+        return (left + 4, "left") if kind in _LEFT_ALIGNED else (right - 4, "right")
+
+    if layout.two_line_header:
+        header_height += _LINE
+    if style in ("grid", "shaded"):
+        sheet.box(x0, top, x1 - x0, header_height, fill=LIGHT if style == "grid" else sheet.accent,
+                  stroke=None)
+    header_color = WHITE if style == "shaded" else (0, 0, 0)
+    for kind, left, right in columns:
+        x, align = cell_x(kind, left, right)
+        label = header_label(spec, kind)
+        words = label.split(" ", 1) if layout.two_line_header else [label]
+        for number, text in enumerate(words):
+            sheet.text(x, top + _PAD + _LINE - 2 + number * _LINE, text, 8.5, bold=True, align=align,
+                       color=header_color, max_width=right - left - 6)
+    if style in ("rules", "outer", "plain"):
+        sheet.rule(x0, top + header_height, x1, 1 if style != "plain" else 0.4)
+    table_top, top = top, top + header_height
+    rows: list[float] = [top]  # row boundaries, for the grid
+
+    def carry(label: str, value: Decimal) -> None:
+        nonlocal top
+        sheet.text(x0 + 4, top + _PAD + _LINE - 2, label, 8.5, bold=True)
+        sheet.text(x1 - 4, top + _PAD + _LINE - 2, sheet.spec.number_text(value), 8.5, bold=True, align="right")
+        top += _LINE + 2 * _PAD
+        rows.append(top)
+
+    if brought_forward is not None:
+        carry(spec.labels["brought_forward"], brought_forward)
+    description_width = next(right - left for kind, left, right in columns if kind == "description")
+    description_left = next(left for kind, left, _ in columns if kind == "description")
+    for offset, item in enumerate(items):
+        index = first_index + offset
+        if _starts_group(spec, layout, index):
+            sheet.text(description_left + 4, top + _SUBHEADING - _PAD - 2, item.group or "", 9, bold=True,
+                       color=sheet.accent)
+            top += _SUBHEADING
+            rows.append(top)
+        lines = _description_lines(spec, layout, description_width, item)
+        first_baseline = top + _PAD + _LINE - 2
+        numbers_baseline = first_baseline + (len(lines) - 1) * _LINE if layout.numbers_at == "bottom" \
+            else first_baseline
+        for kind, left, right in columns:
+            x, align = cell_x(kind, left, right)
+            if kind == "description":
+                for number, text in enumerate(lines):
+                    sheet.text(x, first_baseline + number * _LINE, text, _FONT_SIZE, max_width=right - left - 8)
+            else:
+                sheet.text(x, numbers_baseline, cell_text(spec, layout, kind, index, item), _FONT_SIZE, align=align,
+                           max_width=right - left - 6)
+        top += len(lines) * _LINE + 2 * _PAD
+        rows.append(top)
+        if style == "rules":
+            sheet.rule(x0, top, x1, 0.3, color=GREY)
+    if carried_forward is not None:
+        carry(spec.labels["carried_forward"], carried_forward)
+
+    if style == "grid":
+        for y in rows:
+            sheet.rule(x0, y, x1, 0.5)
+        sheet.rule(x0, table_top, x1, 0.5)
+        for x in [left for _, left, _ in columns] + [x1]:
+            sheet.vline(x, table_top, top)
+    elif style == "outer":
+        sheet.box(x0, table_top, x1 - x0, top - table_top)
+        for _, left, _ in columns[1:]:
+            sheet.vline(left, table_top, top, color=GREY)
+    elif style == "shaded":
+        sheet.rule(x0, top + 1, x1, 0.8, color=sheet.accent)
+    return top
+
+
+# -- layouts ---------------------------------------------------------------------------------------------
+
+TUNE_LAYOUT_TABLE: dict[str, TuneLayout] = {layout.name: layout for layout in (
+    TuneLayout("sku_grid", header_logo_name, ("pos", "code", "description", "quantity", "unit_price", "vat", "amount"),
+               "grid", totals_right, footer_bank_columns, 200, units_in_quantity=True, carry_forward=True,
+               page_number="bottom_right"),
+    TuneLayout("web_shop", header_right_letterhead, ("description", "unit_price", "quantity", "amount"), "rules",
+               totals_boxed, footer_contact_line, 236, wrap=True, currency_in_table=True, bottom_reserve=80),
+    TuneLayout("service_wrap", header_from_label, ("code", "description", "quantity", "unit", "unit_price",
+                                                   "discount", "amount"),
+               "plain", totals_leaders, footer_centered_note, 262, wrap=True, numbers_at="bottom", subheadings=True,
+               page_number="top_right"),
+    TuneLayout("footer_vendor", header_footer_vendor, ("pos", "quantity", "description", "unit_price", "vat",
+                                                       "amount"),
+               "shaded", totals_bar, footer_vendor_block, 226, units_in_quantity=True, wrap=True),
+    TuneLayout("amount_first", header_inline_label, ("pos", "description", "amount", "quantity", "unit_price"),
+               "rules", totals_left, footer_bank_columns, 236, subheadings=True, page_number="bottom_right"),
+    TuneLayout("stacked_mark", header_stacked_mark, ("pos", "description", "quantity", "unit_price", "vat", "amount"),
+               "rules", totals_right, footer_bank_columns, 236, two_line_header=True, units_in_quantity=True,
+               wrap=True, page_number="bottom_right"),
+    TuneLayout("outer_discount", header_right_letterhead, ("description", "quantity", "unit_price", "discount", "vat",
+                                                           "amount"),
+               "outer", totals_right, footer_centered_note, 236, wrap=True, currency_in_table=True,
+               carry_forward=True),
+)}
+TUNE_LAYOUTS = tuple(TUNE_LAYOUT_TABLE)
+
+
+def _notes_height(spec: InvoiceSpec) -> float:
+    return 14 + 12 * len(spec.notes)
+
+
+def paginate(spec: InvoiceSpec) -> tuple[tuple[int, int], ...]:
+    """Item ranges [start, end) per page, measured row by row; totals only on the last page, with
+    at least one item."""
+    layout = TUNE_LAYOUT_TABLE[spec.layout]
+    height = page_size(spec)[1]
+    header_height = _LINE + 2 * _PAD + (_LINE if layout.two_line_header else 0)
+    heights = [row_height(spec, layout, item) + (_SUBHEADING if _starts_group(spec, layout, index) else 0)
+               for index, item in enumerate(spec.items)]
+    totals = layout.totals_height + _notes_height(spec)
+    ranges: list[tuple[int, int]] = []
+    start, count = 0, len(spec.items)
+    while True:
+        top = layout.first_table_top if not ranges else layout.next_table_top
+        room = height - layout.bottom_reserve - top - header_height
+        carry_row = _LINE + 2 * _PAD
+        if layout.carry_forward:
+            room -= carry_row * (1 if not ranges else 2)
+        if sum(heights[start:]) + totals <= room + (carry_row if layout.carry_forward else 0):
+            ranges.append((start, count))
+            return tuple(ranges)
+        end, used = start, 0.0
+        while end < count - 1 and used + heights[end] <= room:
+            used += heights[end]
+            end += 1
+        end = max(end, start + 1)
+        ranges.append((start, end))
+        start = end
+
+
+def draw_itemised(canvas: Canvas, spec: InvoiceSpec) -> None:
+    """Every page of an itemised document in a tune layout, ending each with ``showPage``."""
+    draw_pages(canvas, spec, TUNE_LAYOUT_TABLE[spec.layout], draw_table, _continuation_header)  # type: ignore[arg-type]
+
+
+def _continuation_header(sheet: Sheet, layout: TuneLayout) -> None:
+    """The vendor and the document number above a continued table, each kept to its half."""
+    spec = sheet.spec
+    x0, x1 = layout.table_x(sheet)
+    half = (x1 - x0) / 2 - 10
+    sheet.text(x0, 50, spec.vendor.name, 11, bold=True, max_width=half)
+    sheet.text(x1, 50, f"{spec.labels['title']} {spec.labels['number']} {spec.number} "
+                       f"{spec.labels['continued_header']}", 9, align="right", max_width=half)
+    sheet.rule(x0, 60, x1, 0.5, color=GREY)
+
+
+def tallest_row_fits(spec: InvoiceSpec) -> bool:
+    """Whether the tallest row plus the totals fit on a continuation page (pagination relies on it)."""
+    layout = TUNE_LAYOUT_TABLE[spec.layout]
+    room = page_size(spec)[1] - layout.bottom_reserve - layout.next_table_top - 3 * (_LINE + 2 * _PAD)
+    tallest = max((row_height(spec, layout, item) for item in spec.items), default=0) + _SUBHEADING
+    return tallest + layout.totals_height + _notes_height(spec) <= room
+
+
+# -- what tune documents print differently: vendors, units, discounts, longer descriptions -----------------
+
+#: legal forms as vendors really write them, per language: with and without dots, long and short
+TUNE_LEGAL_FORMS = {"en": ("Ltd", "Ltd.", "Limited", "LLC", "Inc.", "PLC", "Co. Ltd"),
+                    "de": ("GmbH", "AG", "GmbH & Co. KG", "UG (haftungsbeschränkt)", "e.K.", "KG", "OHG"),
+                    "fr": ("SARL", "S.A.", "SAS", "S.à r.l.", "EURL", "SA"),
+                    "nl": ("B.V.", "BV", "N.V.", "V.O.F.", "NV")}
+#: (unit for whole quantities, unit for fractional ones) per language
+_UNITS = {"en": (("pcs", "ea", "box"), ("h", "kg", "m")), "de": (("Stk.", "St.", "Pkt."), ("Std.", "kg", "m")),
+          "fr": (("pce", "u", "lot"), ("h", "kg", "m")), "nl": (("st.", "stuks", "pak"), ("uur", "kg", "m"))}
+_SUBHEADINGS = {"en": ("Hardware", "Services", "Materials", "Labour"),
+                "de": ("Material", "Dienstleistungen", "Arbeitszeit", "Hardware"),
+                "fr": ("Matériel", "Prestations", "Main-d'oeuvre", "Fournitures"),
+                "nl": ("Materiaal", "Diensten", "Arbeid", "Hardware")}
+#: what long descriptions add to an item: periods, serial numbers, quotes, sizes (numbers inside text)
+_DETAILS = {"en": (" for the period {month}/{year}, as agreed in quote Q-{n}", " including set-up, testing and "
+                   "documentation", ", serial no. SN{n}", ", size 2 x {small} m", " (order ref. {n}, delivered in "
+                   "{small} parts)"),
+            "de": (" für den Zeitraum {month}/{year} gemäß Angebot A-{n}", " inklusive Einrichtung, Test und "
+                   "Dokumentation", ", Seriennummer SN{n}", ", Maße 2 x {small} m", " (Lieferschein {n}, "
+                   "Teillieferung {small})"),
+            "fr": (" pour la période {month}/{year} selon devis D-{n}", " y compris installation, essais et "
+                   "documentation", ", numéro de série SN{n}", ", dimensions 2 x {small} m", " (bon de livraison "
+                   "{n}, livré en {small} fois)"),
+            "nl": (" voor de periode {month}/{year} volgens offerte O-{n}", " inclusief installatie, testen en "
+                   "documentatie", ", serienummer SN{n}", ", afmeting 2 x {small} m", " (pakbon {n}, geleverd in "
+                   "{small} delen)")}
+_DISCOUNTS = (Decimal(5), Decimal(10), Decimal(15), Decimal(20), Decimal("2.5"), Decimal(3))
+
+
+def tune_company_name(rng: random.Random, language: str) -> str:
+    surname, other = rng.sample(SURNAMES[language], 2)
+    trade = rng.choice(TRADES[language])
+    legal = rng.choice(TUNE_LEGAL_FORMS[language])
+    pattern = rng.choice(("{surname} {trade} {legal}", "{trade} {surname} {legal}", "{surname} & {other} {legal}",
+                          "{surname} {legal}"))
+    if language == "fr" and rng.random() < 0.4:
+        pattern = "{legal} {surname} {trade}"
+    return pattern.format(surname=surname, other=other, trade=trade, legal=legal)
+
+
+def tune_items(rng: random.Random, language: str, items: Sequence[Item], layout: str) -> tuple[Item, ...]:
+    """The drawn items with units, some longer descriptions and section groups, and discounts where
+    the layout prints a discount column; only units on a till receipt, whose short lines print
+    none of the rest."""
+    table = TUNE_LAYOUT_TABLE.get(layout)
+    itemised, discounts = table is not None, table is not None and "discount" in table.columns
+    whole_units, fractional_units = _UNITS[language]
+    sections = rng.sample(_SUBHEADINGS[language], 2)
+    split_at = rng.randint(1, max(1, len(items) - 1))
+    result = []
+    for index, item in enumerate(items):
+        fractional = item.quantity != item.quantity.to_integral_value()
+        unit = rng.choice(fractional_units if fractional else whole_units)
+        description = item.description
+        if rng.random() < 0.35 and itemised:
+            description += rng.choice(_DETAILS[language]).format(month=rng.randint(1, 12), year=rng.randint(2024, 2026),
+                                                                 n=rng.randint(1000, 99999), small=rng.randint(2, 9))
+        discount = rng.choice(_DISCOUNTS) if rng.random() < 0.3 and discounts else Decimal(0)
+        result.append(replace(item, description=description, unit=unit, discount=discount,
+                              group=None if not itemised else sections[0] if index < split_at else sections[1]))
+    return tuple(result)
