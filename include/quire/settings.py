@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     lease_seconds: int = 900
     chunk_size: int = 20
     outbox_claim_timeout_seconds: int = 300
+    #: Airflow task instances running at once (`quire up`); 0 = two per core (see quire.airflow_runtime)
+    task_slots: int = 0
 
     # -- extraction: engines are "package.module:attribute" paths, so tests can swap in doubles
     classifier: str = "quire.extraction.classify:classify_document"
