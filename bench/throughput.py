@@ -7,10 +7,11 @@ Generates N one-page text-layer PDFs (default 500) and takes M scanned pages
 
   (a) through the real scheduler: `quire up` components, document_pipeline
       triggered by `quire run --until-idle` logic (LocalExecutor, parallelism
-      = workers), and
+      = the product default `quire up` uses unless --slots names one), and
   (b) with the same stage code (`quire.pipeline.advance_chunk` for each stage,
-      then `dispatch_outbox`) in a plain loop over `workers` processes, chunked
-      the same way, writing the same rows,
+      then `dispatch_outbox`) in a plain loop over `workers` processes (the
+      machine's cores by default) taking chunks from a shared queue, chunked
+      the same way (for the same slot count), writing the same rows,
 
 each mode on its own fresh QUIRE_HOME with its own embedded PostgreSQL. Ingest
 is not timed; the clock runs from the first claim to the last document settled.
@@ -103,20 +104,22 @@ def _peak_rss_mb() -> float:
     return max(children, own) / 1024
 
 
-def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int, chunk_size: int = 0) -> dict:
+def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int, slots: int, chunk_size: int = 0) -> dict:
     from quire import airflow_runtime as rt
     from quire.context import build_context
     from quire.services import state_counts
 
     settings = _settings(home)
     ctx = build_context(settings)
-    config = rt.RuntimeConfig(port=rt.free_port(), parallelism=workers)
+    # the product's default slot count unless --slots names one (reported as "slots")
+    config = rt.RuntimeConfig(port=rt.free_port(), parallelism=slots)
     result = rt.up(settings, config)
+    config = rt.RuntimeConfig(port=config.port, parallelism=result.parallelism)
     client = rt.AirflowClient(result.url, result.user, result.password)
     client.wait_for_dag(rt.DOCUMENT_DAG_ID)
     client.unpause(rt.DOCUMENT_DAG_ID)
     _wait_no_active_runs(client)
-    out = {}
+    out = {"slots": result.parallelism}
     try:
         for name, paths in sets.items():
             _ingest(ctx, paths)
@@ -163,7 +166,7 @@ def _loop_worker(chunks: list[dict]) -> None:
                                                                      max_tries=3))
 
 
-def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int, chunk_size: int = 0) -> dict:
+def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int, slots: int, chunk_size: int = 0) -> dict:
     import multiprocessing
 
     from quire.context import build_context
@@ -177,13 +180,13 @@ def mode_loop(home: Path, sets: dict[str, list[Path]], workers: int, chunk_size:
     # the workers get the resolved URL, as the Airflow components do (no per-process embedded-server probe)
     from quire.db.engine import resolve_database_url
     database_url = resolve_database_url(settings)
-    out = {}
+    out = {"workers": workers}
     mp = multiprocessing.get_context("spawn")  # fresh processes: no database connections shared by fork
     for name, paths in sets.items():
         _ingest(ctx, paths)
         started = time.monotonic()
         claim = claim_documents(ctx, owner="bench/loop", limit=100_000)
-        chunks = plan_chunks(claim.claimed, chunk_size, slots=workers)
+        chunks = plan_chunks(claim.claimed, chunk_size, slots=slots)
         # the scheduler hands chunks to free slots; a shared queue is the plain-loop equivalent
         with mp.Pool(workers, initializer=_init_worker, initargs=(str(home), database_url)) as pool:
             pool.map(_loop_worker, [[chunk] for chunk in chunks], chunksize=1)
@@ -211,7 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--text", type=int, default=500, help="one-page text-layer PDFs (default 500)")
     parser.add_argument("--scans", type=int, default=30, help="scanned pages (default 30)")
-    parser.add_argument("--workers", type=int, default=2, help="processes / Airflow parallelism (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="processes of the plain loop (default 2)")
+    parser.add_argument("--slots", type=int, default=0,
+                        help="Airflow parallelism, and the slots both modes plan chunks for (default: the product's, "
+                             "QUIRE_TASK_SLOTS or two per core)")
     parser.add_argument("--chunk-size", type=int, default=0, help="documents per chunk, both modes (0 = auto)")
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temp folder)")
     parser.add_argument("--only", choices=("scheduler", "loop"), help="run one mode only")
@@ -230,11 +236,16 @@ def main(argv: list[str] | None = None) -> int:
         runner = mode_scheduler if args.mode == "scheduler" else mode_loop
         home = work / f"home-{args.mode}-{args.round}"
         try:
-            print("RESULT " + json.dumps(runner(home, sets, args.workers, args.chunk_size)), flush=True)
+            print("RESULT " + json.dumps(runner(home, sets, args.workers, args.slots, args.chunk_size)), flush=True)
         finally:
             _stop_embedded(home)
         return 0
 
+    if not args.slots:
+        from quire.airflow_runtime import task_slots
+        from quire.settings import Settings
+
+        args.slots = task_slots(Settings())
     work.mkdir(parents=True, exist_ok=True)
     sets = {}
     if args.text:
@@ -242,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.scans:
         sets["scans"] = [str(p) for p in scanned_pages(args.scans)]
     (work / "sets.json").write_text(json.dumps(sets))
-    print(f"inputs: {args.text} text PDFs, {args.scans} scanned pages; {args.workers} workers; "
+    print(f"inputs: {args.text} text PDFs, {args.scans} scanned pages; loop: {args.workers} processes; "
+          f"scheduler: {args.slots} slots (Airflow parallelism); "
           f"chunk size {args.chunk_size or 'auto'}; scratch {work}", flush=True)
 
     # The machine is shared and noisy: alternate the modes (loop, scheduler, loop, ...) and compare medians.
@@ -253,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             env = dict(os.environ, OMP_THREAD_LIMIT="1")
             started = time.monotonic()
             proc = subprocess.run([sys.executable, __file__, "--mode", mode, "--work", str(work), "--workers",
-                                   str(args.workers), "--chunk-size", str(args.chunk_size), "--round",
+                                   str(args.workers), "--slots", str(args.slots), "--chunk-size", str(args.chunk_size), "--round",
                                    str(index)], env=env, capture_output=True, text=True)
             lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
             if proc.returncode != 0 or not lines:

@@ -38,9 +38,13 @@ PENDING_DOCUMENTS_URI = "quire://documents/pending"
 LABEL_KEY = "quire_label"
 STAGES = ("parse", "split", "classify", "extract", "publish")
 BACKFILL_RUN_TYPE = "backfill"
-#: retries with exponential backoff for transient failures; terminal ones fail at once (AirflowFailException)
+#: retries with exponential backoff for transient failures; terminal ones fail at once (AirflowFailException).
+#: weight_rule "upstream": a chunk's next stage goes before other chunks' earlier stages, so chunks finish one
+#: after another instead of every chunk's cheap later stages queueing up behind all the parses (a tail of
+#: short task instances at the end of a backlog, each paying Airflow's per-instance latency).
 DEFAULT_ARGS = {
     "owner": "quire",
+    "weight_rule": "upstream",
     "retries": 3,
     "retry_delay": timedelta(seconds=5),
     "retry_exponential_backoff": 2.0,

@@ -211,13 +211,26 @@ def _write_private(path: Path, content: str) -> None:
     os.replace(tmp, path)
 
 
+#: task slots per core when ``QUIRE_TASK_SLOTS`` is 0. Measured (bench/throughput.py): a task instance spends
+#: ~1-2 s waiting on orchestration (scheduler loop, heartbeats, process start) with its core idle; a second slot
+#: per core runs another chunk's stage meanwhile. OCR runs one thread per process (OMP_THREAD_LIMIT=1).
+SLOTS_PER_CORE = 2
+
+
+def task_slots(settings: Settings) -> int:
+    """Airflow's parallelism: ``QUIRE_TASK_SLOTS``, or ``SLOTS_PER_CORE`` per core when that is 0."""
+    if settings.task_slots > 0:
+        return settings.task_slots
+    return SLOTS_PER_CORE * max(1, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class RuntimeConfig:
     """What the components are started with."""
 
     port: int = DEFAULT_PORT
-    #: task instances running at once; one per core suits CPU-bound parsing and OCR
-    parallelism: int = max(2, os.cpu_count() or 2)
+    #: task instances running at once; 0 = ``task_slots(settings)``
+    parallelism: int = 0
     extra_env: Mapping[str, str] = field(default_factory=dict)
     #: "local" or "celery"; None takes ``Settings.executor`` (``QUIRE_EXECUTOR``)
     executor: str | None = None
@@ -309,7 +322,8 @@ Preloads Quire's stage code in the scheduler and the Celery worker. The
 LocalExecutor's workers are forked from the scheduler (Celery's pool processes
 from the worker) and fork a process per task instance, so each task then
 starts with Quire already imported instead of paying ~1.5 s of imports
-(numpy, PDFium, pdfplumber, SQLAlchemy models) per task instance. Modules only:
+(numpy, PDFium, pdfplumber, SQLAlchemy models) per task instance, and with the
+task decorators imported that parsing the DAG file needs. Modules only:
 no engine or connection is created here, so nothing is shared across forks.
 """
 
@@ -322,8 +336,11 @@ if os.environ.get("QUIRE_PRELOAD", "1") == "1" and len(sys.argv) > 1 and sys.arg
         import quire.pipeline  # noqa: F401
         import quire.services  # noqa: F401
         import quire.stages.publish  # noqa: F401
+        # what every task process imports when it parses the DAG file (~0.3 s each, measured)
+        import airflow.providers.standard.decorators.python  # noqa: F401
+        import airflow.sdk.definitions.decorators  # noqa: F401
     except Exception:  # noqa: BLE001 - a preload must never stop the scheduler
-        logging.getLogger(__name__).warning("could not preload quire", exc_info=True)
+        logging.getLogger(__name__).warning("could not preload quire and the task decorators", exc_info=True)
 '''
 
 
@@ -486,6 +503,7 @@ class UpResult:
     reused: list[str]
     migrated: bool
     env: dict[str, str]
+    parallelism: int
 
     @property
     def started_anything(self) -> bool:
@@ -560,6 +578,8 @@ def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout:
     running = running_components(paths)
     state = read_state(paths)
     config = (config or RuntimeConfig()).resolved(settings)
+    if config.parallelism <= 0:
+        config = replace(config, parallelism=task_slots(settings))
     if running and state.get("port"):
         # the running components were configured this way: keep it
         config = config.resolved(settings, port=int(state["port"]),
@@ -590,7 +610,7 @@ def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout:
     url = f"http://{HOST}:{config.port}"
     wait_until_healthy(url, paths, timeout=wait_timeout)
     return UpResult(url=url, user=ADMIN_USER, password=load_secrets(paths)["admin_password"], started=started,
-                    reused=reused, migrated=migrated, env=env)
+                    reused=reused, migrated=migrated, env=env, parallelism=config.parallelism)
 
 
 def _write_state(paths: RuntimePaths, data: dict[str, Any]) -> None:

@@ -147,8 +147,7 @@ def _field_assignment(text: str) -> tuple[str, str]:
 def cmd_up(args: argparse.Namespace) -> int:
     from quire import airflow_runtime as rt
 
-    config = rt.RuntimeConfig(port=args.port, parallelism=args.parallelism or rt.RuntimeConfig().parallelism,
-                              executor=args.executor)
+    config = rt.RuntimeConfig(port=args.port, parallelism=args.parallelism, executor=args.executor)
     result = rt.up(get_settings(), config, wait_timeout=args.timeout)
     for name in result.reused:
         print(f"{name:14} already running")
@@ -157,6 +156,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     if result.migrated:
         print("airflow metadata database migrated")
     print(f"Airflow UI: {result.url}  (user {result.user}, password {result.password})")
+    print(f"task slots: {result.parallelism} (QUIRE_TASK_SLOTS; set when the components start)")
     print(f"logs: {rt.RuntimePaths.for_settings(get_settings()).log_dir}; stop with `quire down`")
     return 0
 
@@ -188,7 +188,8 @@ def _add_runtime_commands(commands) -> None:
     up = commands.add_parser("up", help="start Airflow (api-server, scheduler, dag-processor, triggerer) "
                                         "on 127.0.0.1 in the background")
     up.add_argument("--port", type=int, default=8080, help="api-server port (0 or taken: a free one)")
-    up.add_argument("--parallelism", type=int, default=0, help="task instances at once (default: cores)")
+    up.add_argument("--parallelism", type=int, default=0,
+                    help="task instances at once (default: QUIRE_TASK_SLOTS, or two per core)")
     up.add_argument("--executor", choices=sorted(EXECUTORS), default=None,
                     help="local (LocalExecutor) or celery (CeleryExecutor on QUIRE_CELERY_BROKER_URL, with a "
                          "worker started here); default QUIRE_EXECUTOR, else local")

@@ -46,9 +46,11 @@ class Settings(BaseSettings):
     lease_seconds: int = 900
     chunk_size: int = 20
     outbox_claim_timeout_seconds: int = 300
+    #: Airflow task instances running at once (`quire up`); 0 = two per core (see quire.airflow_runtime)
+    task_slots: int = 0
     #: the executor `quire up` runs: "local" (LocalExecutor: task processes forked by the scheduler) or
     #: "celery" (CeleryExecutor: a worker takes task instances from the broker, so capacity grows by adding
-    #: workers, see `quire worker`)
+    #: workers)
     executor: Literal["local", "celery"] = "local"
     #: the Celery broker (with ``executor="celery"``); results go to Airflow's metadata database
     celery_broker_url: str = "redis://127.0.0.1:6379/0"

@@ -207,3 +207,85 @@ def test_celery_executor_runs_the_tasks_on_a_worker_fed_by_redis(runtime_setting
     finally:
         stopped = rt.down(settings, timeout=20)
     assert rt.CELERY_WORKER in stopped and rt.running_components(paths) == {}
+
+
+def _wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(1)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def _pipeline_runs(ctx, document_id: str) -> list[tuple[str, str, str]]:
+    from sqlalchemy import select
+
+    from quire.db.engine import transaction
+    from quire.db.models import PipelineRun
+
+    with transaction(ctx.engine) as session:
+        return [tuple(r) for r in session.execute(
+            select(PipelineRun.stage, PipelineRun.outcome, PipelineRun.run_id)
+            .where(PipelineRun.document_id == document_id).order_by(PipelineRun.id)).all()]
+
+
+@pytest.mark.timeout(480)
+def test_a_failed_run_resumes_at_its_failed_task_through_the_rest_clear(runtime_settings, ctx, tmp_path):
+    """The extractor is down (a double chosen by QUIRE_EXTRACTOR): extract fails terminally in the real
+    scheduler; after the fix, the REST clear of the failed task instances re-runs extract and what follows
+    in the same run, and parse, split and classify are not run again."""
+    from quire import airflow_runtime as rt
+    from quire.airflow_api import AirflowApi
+    from quire.intake import ingest_path
+    from quire.services import document_detail
+    from tests.browser.faults import FLAG
+    from tests.dags.inputs import invoice, write_invoice_pdf
+
+    faults = tmp_path / "faults"
+    faults.mkdir()
+    (faults / FLAG).touch()
+    config = rt.RuntimeConfig(port=rt.free_port(), extra_env={
+        "QUIRE_EXTRACTOR": "tests.browser.faults:extractor_down_while_flagged",
+        "QUIRE_TEST_FAULT_DIR": str(faults)})
+    result = rt.up(runtime_settings, config, wait_timeout=240)
+    client = rt.AirflowClient(result.url, result.user, result.password)
+    client.wait_for_dag(rt.DOCUMENT_DAG_ID)
+    client.unpause(rt.DOCUMENT_DAG_ID)
+
+    document_id = ingest_path(ctx, write_invoice_pdf(tmp_path / "invoice-4001.pdf", [invoice("INV-4001")])
+                              ).document_id
+    client.trigger(rt.DOCUMENT_DAG_ID, {"document_ids": [document_id]})
+    _wait_for(lambda: document_detail(ctx, document_id)["state"] == "FAILED", 240, "the document to fail")
+    before = _pipeline_runs(ctx, document_id)
+    assert [(s, o) for s, o, _ in before] == [("parse", "success"), ("split", "success"),
+                                             ("classify", "success"), ("extract", "failed")], before
+    run_id = before[-1][2]  # the run that claimed it (a scheduled run may have come first)
+
+    def finished_tis():
+        if client.dag_run(rt.DOCUMENT_DAG_ID, run_id)["state"] in rt.ACTIVE_RUN_STATES:
+            return None
+        return {(ti["task_id"], ti["map_index"]): (ti["state"], ti["try_number"])
+                for ti in client.task_instances(rt.DOCUMENT_DAG_ID, run_id)}
+
+    tis = _wait_for(finished_tis, 120, f"run {run_id} to end")
+    assert tis[("process_chunk.extract", 0)] == ("failed", 1), tis
+
+    (faults / FLAG).unlink()  # the fix
+    api = AirflowApi(result.url, client._login())
+    cleared = {(t.task_id, t.map_index) for t in api.clear_failed(rt.DOCUMENT_DAG_ID, run_id)}
+    assert ("process_chunk.extract", 0) in cleared and ("process_chunk.publish", 0) in cleared, cleared
+    assert not {("process_chunk.parse", 0), ("process_chunk.split", 0), ("process_chunk.classify", 0)} & cleared
+
+    tis = _wait_for(lambda: (t := finished_tis()) and t[("process_chunk.extract", 0)][1] == 2 and t, 180,
+                    f"run {run_id} to re-run extract and end")
+    assert tis[("process_chunk.extract", 0)] == ("success", 2), tis
+    assert tis[("process_chunk.publish", 0)][0] == "success", tis
+    for stage in ("parse", "split", "classify"):
+        assert tis[(f"process_chunk.{stage}", 0)] == ("success", 1), stage  # kept: not run again
+    after = _pipeline_runs(ctx, document_id)
+    assert after[:len(before)] == before
+    assert [(s, o, r) for s, o, r in after[len(before):]] == [("extract", "success", run_id),
+                                                             ("publish", "success", run_id)], after
+    assert document_detail(ctx, document_id)["state"] in ("COMPLETE", "REVIEW_REQUIRED")
