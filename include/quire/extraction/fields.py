@@ -352,6 +352,10 @@ _TITLE_ONLY = re.compile(
 _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]]?", re.IGNORECASE)
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
                                 r"[(\[]?\s*[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
+#: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SDN BHO", "SDN BND")
+_SDN_BHD_MISREAD = re.compile(r"\bS[DO0I]N\.?\s?B[HN][DO0]\b(?![\w.])", re.IGNORECASE)
+#: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
+_YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
 _LETTERS = re.compile(r"[^\W\d_]")
 _PHONE_ONLY = re.compile(r"^\W*\+?\d[\d\s()/.-]{6,}\W*$")
 
@@ -422,7 +426,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name_confidence = ((0.85 if with_suffix or vendor_block is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
-    name = FieldValue(_without_registration(text), name_confidence)
+    name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
     address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
@@ -529,6 +533,12 @@ def _join_address(address_lines: Iterable[str]) -> str:
     for line in address_lines:
         joined = line if not joined else joined + (" " if joined.endswith(",") else ", ") + line
     return joined
+
+
+def _repair_name(text: str) -> str:
+    """A vendor name with the OCR misreadings of its legal form and of Y in initialisms undone."""
+    text = _YEN_FOR_Y.sub("Y", text)
+    return _SDN_BHD_MISREAD.sub(lambda m: "Sdn Bhd" if m.group(0)[1].islower() else "SDN BHD", text)
 
 
 def _without_registration(text: str) -> str:

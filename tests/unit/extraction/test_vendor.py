@@ -78,9 +78,9 @@ def test_a_name_wrapped_over_lines_ends_at_its_legal_form(make_document):
 def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company(make_document):
     assert _vendor(make_document, "OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)\n", "receipt")[0] \
         == "CHEF LEE SDN BHD"
-    # "Sdn" alone (OCR often garbles the "Bhd") still marks the company
+    # "Sdn" alone (OCR often garbles the "Bhd") still marks the company, and the garbled form is repaired
     assert _vendor(make_document, "TAN WOON YANN\nBOOK TA .K(TAMAN DAYA) SDN BND\n789417-W\n", "receipt")[0] \
-        == "BOOK TA .K(TAMAN DAYA) SDN BND"
+        == "BOOK TA .K(TAMAN DAYA) SDN BHD"
 
 
 def test_a_name_whose_legal_form_ocr_set_apart_is_read_whole(make_document):
@@ -115,3 +115,16 @@ def test_a_misread_page_number_and_customer_label_are_not_the_vendor(make_docume
             "Rechnungsempfinger\n"
             "Weber GmbH\n")
     assert _vendor(make_document, text)[0] == "Krüger & Koch OG"
+
+
+def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document):
+    receipt = ("SIMPLIFIED TAX INVOICE\n"
+               "SUBANG HEALTHCARE SIN BHD\n"
+               "B-8, JALAN SS15/4D\n"
+               "47500 SUBANG JAYA, SELANGOR\n")
+    assert _vendor(make_document, receipt, "receipt")[0] == "SUBANG HEALTHCARE SDN BHD"
+    initials = ("MR.D.I.¥(M)SDN BHD\n"
+                "LOT 1851-A, JALAN KPB 6\n")
+    assert _vendor(make_document, initials, "receipt")[0] == "MR.D.I.Y(M)SDN BHD"
+    # a word that merely starts like the legal form is left alone
+    assert _vendor(make_document, "SINBHDX TRADING\nJALAN 6\n", "receipt")[0] == "SINBHDX TRADING"
