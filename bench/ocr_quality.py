@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps
 from quire.engines.inspect import image_dpi
-from quire.engines.ocr import AUTO_SEGMENTATION, DEFAULT_SEGMENTATION, TesseractEngine
+from quire.engines.ocr import AUTO_SEGMENTATION, DEFAULT_COLUMN_SEGMENTATION, DEFAULT_SEGMENTATION, TesseractEngine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.preprocess import Preprocessing
 from quire.model import Word
@@ -67,7 +67,7 @@ class Variant:
     psm: int = AUTO_SEGMENTATION
     config: tuple[str, ...] | None = ()  # None: the engine's default
     tessdata_dir: Path | None = None  # None: tesseract's installed models
-    column_psm: int | None = None  # the mode for pages of one narrow column (TesseractEngine.column_psm)
+    column_psm: int | None = None  # the mode for pages of one narrow column (TesseractEngine.column_psm); off
 
     def engine(self) -> TesseractEngine:
         return TesseractEngine("eng", self.preprocessing, psm=self.psm, config=self.config,
@@ -75,7 +75,9 @@ class Variant:
 
 
 VARIANTS: dict[str, Variant] = {
-    "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None),  # what Quire runs
+    # what Quire runs
+    "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION),
+    "psm3": Variant(Preprocessing(), psm=AUTO_SEGMENTATION, config=None),  # the default before the column mode
     # earlier exploration (reading-order CER only), kept so the table can be reproduced
     "colour+otsu": Variant(_pre(grayscale=False, min_text_height=0)),
     "gray": Variant(_pre(min_text_height=0)),

@@ -210,6 +210,26 @@ def find_dates(text: str) -> list[DateMatch]:
     return sorted(found, key=lambda d: d.start)
 
 
+#: OCR misreadings of numeric dates, tried only where a document shows no readable issue date:
+#: slashes read as 1, 7, l, I or | ("17/03/2018" as "1770372018"), and a separator lost or read as a
+#: space in a till timestamp ("27 04-18 16:26"; only with the time of day after it)
+_SLASHES_MISREAD = re.compile(r"(?<![\w.\-/])(\d{2})[17lI|](\d{2})[17lI|]((?:19|20)\d{2})(?![\d])")
+_SEPARATOR_MISREAD = re.compile(
+    r"(?<![\w.\-/])(\d{1,2})\s?[-/. ]\s?(\d{1,2})\s?[-/.]\s?(\d{4}|\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))")
+
+
+def find_misread_dates(text: str) -> list[DateMatch]:
+    """Numeric dates whose separators OCR misread (see _SLASHES_MISREAD), in reading order."""
+    found = []
+    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD):
+        for m in pattern.finditer(text):
+            first, second, year = int(m[1]), int(m[2]), _year(m[3])
+            day_first, month_first = _safe_date(year, second, first), _safe_date(year, first, second)
+            if day_first is not None or month_first is not None:
+                found.append(DateMatch(m.start(), m.end(), day_first, month_first))
+    return sorted(found, key=lambda d: d.start)
+
+
 def parse_date(text: str, order: str = "dmy") -> str | None:
     """The first date in ``text`` as ISO 8601, reading numeric dates in ``order`` ("dmy"/"mdy")."""
     for match in find_dates(text):

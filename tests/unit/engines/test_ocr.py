@@ -113,7 +113,7 @@ def test_settings_key_names_every_option_that_changes_output() -> None:
     for other in (TesseractEngine("eng", Preprocessing(), psm=4 if base.psm != 4 else 6),
                   TesseractEngine("eng", Preprocessing(), config=("load_system_dawg=0",)),
                   TesseractEngine("eng", Preprocessing(), tessdata_dir=Path("/models")),
-                  TesseractEngine("eng", Preprocessing(), column_psm=6),
+                  TesseractEngine("eng", Preprocessing(), column_psm=None if base.column_psm else 6),
                   TesseractEngine("eng", Preprocessing(deskew=not Preprocessing().deskew)),
                   TesseractEngine("eng", Preprocessing(flatten=not Preprocessing().flatten)),
                   TesseractEngine("eng", Preprocessing(remove_rules=not Preprocessing().remove_rules))):
@@ -193,4 +193,4 @@ def test_narrow_columns_are_read_with_the_column_mode_and_other_pages_with_psm()
     invoice = _ink_block((1200, 1700), (60, 50, 1140, 1650))
     assert engine._psm_for(receipt) == 6
     assert engine._psm_for(invoice) == 3
-    assert TesseractEngine("eng", Preprocessing(), psm=3)._psm_for(receipt) == 3
+    assert TesseractEngine("eng", Preprocessing(), psm=3, column_psm=None)._psm_for(receipt) == 3

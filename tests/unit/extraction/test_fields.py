@@ -208,3 +208,15 @@ TOTAL PAYABLE:                           51.42
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+def test_a_receipt_date_whose_slashes_ocr_misread_is_still_the_issue_date(make_document):
+    receipt = make_document("""
+KEDAI PAPAN YEW CHUAN
+LOT 276 JALAN BANTING
+Doc No CS00010930     Date: 1770372018
+Total Sales (Inclusive of GST) 174.90
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["issue_date"].value == "2018-03-17"
+    assert fields["issue_date"].confidence < 0.5  # a repaired reading is worth a look

@@ -9,6 +9,7 @@ from quire.extraction.normalise import (
     detect_currency,
     detect_language,
     find_dates,
+    find_misread_dates,
     format_amount,
     format_quantity,
     infer_date_order,
@@ -140,3 +141,17 @@ def test_detect_language(text, expected):
 ])
 def test_infer_decimal_separator(text, expected):
     assert infer_decimal_separator(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Date: 1770372018", date(2018, 3, 17)),  # "17/03/2018" with both slashes read as 7
+    ("31I12I2019", date(2019, 12, 31)),
+    ("27 04-18 16:26 SHO", date(2018, 4, 27)),  # a till timestamp with one separator lost
+])
+def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
+    assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00"])
+def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
+    assert find_misread_dates(text) == []

@@ -128,3 +128,23 @@ def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document):
     assert _vendor(make_document, initials, "receipt")[0] == "MR.D.I.Y(M)SDN BHD"
     # a word that merely starts like the legal form is left alone
     assert _vendor(make_document, "SINBHDX TRADING\nJALAN 6\n", "receipt")[0] == "SINBHDX TRADING"
+
+
+def test_a_name_wrapped_onto_a_misread_legal_form_is_read_whole(make_document):
+    receipt = ("AIK HUAT HARDWARE\n"
+               "ENTERPRISE (SETIA\n"
+               "ALAM) SOM BHT\n"
+               "NO. 17-G, JALAN SETIA INDAH\n")
+    assert _vendor(make_document, receipt, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
+
+
+
+def test_a_unit_in_parentheses_is_no_legal_form(make_document):
+    # OCR misread the "V.o.F." of the name, so no line carries a legal form; "(kg)" is not one
+    receipt = ("Installatietechniek de Vries V.0.F.\n"
+               "Kerkstraat 158\n"
+               "5611 AB Eindhoven\n"
+               "Bonnr.: 5892-001310\n"
+               "Koffiebonen, biologisch (kg)\n"
+               "25 x 10,00 250,00\n")
+    assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.0.F."
