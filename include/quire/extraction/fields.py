@@ -356,9 +356,23 @@ def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldVal
         for line in context.lines:
             if any(n.value == expected and n.has_fraction for n in find_numbers(line, context.decimal_separator)):
                 return FieldValue(format_amount(expected), _FALLBACK * line.confidence)
+    summary = _tax_summary_total(context)
+    if summary is not None:
+        return summary
     if subtotal is not None:  # a receipt that prints only a "subtotal" (tax included) was paid that
         return FieldValue(subtotal.value, _FALLBACK * subtotal.confidence)
     return None
+
+
+def _tax_summary_total(context: DocumentContext) -> FieldValue | None:
+    """The gross of a tax summary row ("SR 6 7,395.09 443.71 7,838.80": net + tax = gross), where no
+    labelled total could be read; the last such row, as a summary by rate ends with its total."""
+    found = None
+    for line in context.lines:
+        money = [n.value for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        if len(money) >= 3 and money[-3] + money[-2] == money[-1] and money[-2] < money[-3]:
+            found = FieldValue(format_amount(money[-1]), _FALLBACK * line.confidence)
+    return found
 
 
 # -- vendor ----------------------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from decimal import Decimal, InvalidOperation
 
 #: characters printed between digit groups of one number ("1 234,56", "1'234.56", "1.234,56")
 _GROUP_SPACES = "\u00a0\u202f\u2009 '’"
-_CURRENCY_AFFIXES = re.compile(r"^(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])\s*|\s*(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])$",
-                               re.IGNORECASE)
+#: "PM" before digits is OCR's reading of "RM" (the time-of-day "PM" follows its time, after a space)
+_CURRENCY_AFFIXES = re.compile(r"^(?:RM|PM(?=\d)|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])\s*|"
+                               r"\s*(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])$", re.IGNORECASE)
 _NUMBER_BODY = re.compile(r"^\d[\d.,\u00a0\u202f\u2009 '’]*$")
 
 

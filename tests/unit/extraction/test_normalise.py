@@ -27,6 +27,7 @@ from quire.extraction.normalise import (
     ("1'234.56", None, "1234.56"),
     ("1.234.567,89", None, "1234567.89"),
     ("RM9.00", None, "9.00"),
+    ("PM9.00", None, "9.00"),  # OCR reads RM as PM
     ("$8.20", None, "8.20"),
     ("€ 12,50", None, "12.50"),
     ("12.50 EUR", None, "12.50"),
@@ -46,7 +47,7 @@ def test_parse_amount(printed, hint, expected):
     assert parse_amount(printed, hint) == Decimal(expected)
 
 
-@pytest.mark.parametrize("printed", ["abc", "12.3.4", "1,23,4", "", "-", "12a", "1.234,5.6"])
+@pytest.mark.parametrize("printed", ["abc", "12.3.4", "1,23,4", "", "-", "12a", "1.234,5.6", "9:49 PM", "PM 9.00"])
 def test_parse_amount_rejects_non_amounts(printed):
     assert parse_amount(printed) is None
 
