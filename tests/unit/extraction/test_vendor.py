@@ -1,5 +1,7 @@
 """Vendor name and address: the issuer's block, whatever else sits near the top of the page."""
 
+import pytest
+
 from quire.extraction.fields import extract_fields
 from quire.model import Classification
 from quire.settings import Settings
@@ -117,26 +119,18 @@ def test_a_misread_page_number_and_customer_label_are_not_the_vendor(make_docume
     assert _vendor(make_document, text)[0] == "Krüger & Koch OG"
 
 
-def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document):
-    receipt = ("SIMPLIFIED TAX INVOICE\n"
-               "SUBANG HEALTHCARE SIN BHD\n"
-               "B-8, JALAN SS15/4D\n"
-               "47500 SUBANG JAYA, SELANGOR\n")
-    assert _vendor(make_document, receipt, "receipt")[0] == "SUBANG HEALTHCARE SDN BHD"
-    initials = ("MR.D.I.¥(M)SDN BHD\n"
-                "LOT 1851-A, JALAN KPB 6\n")
-    assert _vendor(make_document, initials, "receipt")[0] == "MR.D.I.Y(M)SDN BHD"
+@pytest.mark.parametrize(("receipt", "name"), [
+    ("SIMPLIFIED TAX INVOICE\nSUBANG HEALTHCARE SIN BHD\nB-8, JALAN SS15/4D\n47500 SUBANG JAYA, SELANGOR\n",
+     "SUBANG HEALTHCARE SDN BHD"),
+    ("MR.D.I.¥(M)SDN BHD\nLOT 1851-A, JALAN KPB 6\n", "MR.D.I.Y(M)SDN BHD"),
+    # a name wrapped onto a misread legal form is read whole
+    ("AIK HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SOM BHT\nNO. 17-G, JALAN SETIA INDAH\n",
+     "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
     # a word that merely starts like the legal form is left alone
-    assert _vendor(make_document, "SINBHDX TRADING\nJALAN 6\n", "receipt")[0] == "SINBHDX TRADING"
-
-
-def test_a_name_wrapped_onto_a_misread_legal_form_is_read_whole(make_document):
-    receipt = ("AIK HUAT HARDWARE\n"
-               "ENTERPRISE (SETIA\n"
-               "ALAM) SOM BHT\n"
-               "NO. 17-G, JALAN SETIA INDAH\n")
-    assert _vendor(make_document, receipt, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
-
+    ("SINBHDX TRADING\nJALAN 6\n", "SINBHDX TRADING"),
+])
+def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document, receipt: str, name: str):
+    assert _vendor(make_document, receipt, "receipt")[0] == name
 
 
 def test_a_unit_in_parentheses_is_no_legal_form(make_document):
