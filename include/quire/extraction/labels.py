@@ -87,7 +87,8 @@ TAX_NOT_AMOUNT = _any(
     r"\b(?:vat|gst|sst|tax|ust|tva|btw)[\s.-]*(?:reg|id\b|no\b|nr\b|n[°o]|number|nummer|identification|code)",
     r"\btax\s*invoice", r"\bust-?idnr", r"\bsummary\b", r"\bintracom", r"\bsteuer-?nr",
 )
-TOTAL_PLAIN = _any(r"\btotal\b", r"\bgesamt\b", r"\bsumme\b", r"\btotaal\b", r"\bmontant\b", r"\bamount\b")
+TOTAL_PLAIN = _any(r"\btotal\b", r"\bgesamt\b", r"\bsumme\b", r"\btotaal\b", r"\bmontant\b", r"\bamount\b",
+                   r"\btota\s?[i1|]\b")  # OCR's "Tota i", "TOTA1"
 
 
 def amount_role(text: str) -> tuple[str, int] | None:

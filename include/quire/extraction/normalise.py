@@ -17,8 +17,9 @@ from decimal import Decimal, InvalidOperation
 
 #: characters printed between digit groups of one number ("1 234,56", "1'234.56", "1.234,56")
 _GROUP_SPACES = "\u00a0\u202f\u2009 '’"
-_CURRENCY_AFFIXES = re.compile(r"^(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])\s*|\s*(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])$",
-                               re.IGNORECASE)
+#: "PM" before digits is OCR's reading of "RM" (the time-of-day "PM" follows its time, after a space)
+_CURRENCY_AFFIXES = re.compile(r"^(?:RM|PM(?=\d)|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])\s*|"
+                               r"\s*(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])$", re.IGNORECASE)
 _NUMBER_BODY = re.compile(r"^\d[\d.,\u00a0\u202f\u2009 '’]*$")
 
 
@@ -207,6 +208,26 @@ def find_dates(text: str) -> list[DateMatch]:
     for m in _NUMERIC_DATE.finditer(text):
         first, second, year = int(m[1]), int(m[3]), _year(m[4])
         add(m.start(), m.end(), _safe_date(year, second, first), _safe_date(year, first, second))
+    return sorted(found, key=lambda d: d.start)
+
+
+#: OCR misreadings of numeric dates, tried only where a document shows no readable issue date:
+#: slashes read as 1, 7, l, I or | ("17/03/2018" as "1770372018"), and a separator lost or read as a
+#: space in a till timestamp ("27 04-18 16:26"; only with the time of day after it)
+_SLASHES_MISREAD = re.compile(r"(?<![\w.\-/])(\d{2})[17lI|](\d{2})[17lI|]((?:19|20)\d{2})(?![\d])")
+_SEPARATOR_MISREAD = re.compile(
+    r"(?<![\w.\-/])(\d{1,2})\s?[-/. ]\s?(\d{1,2})\s?[-/.]\s?(\d{4}|\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))")
+
+
+def find_misread_dates(text: str) -> list[DateMatch]:
+    """Numeric dates whose separators OCR misread (see _SLASHES_MISREAD), in reading order."""
+    found = []
+    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD):
+        for m in pattern.finditer(text):
+            first, second, year = int(m[1]), int(m[2]), _year(m[3])
+            day_first, month_first = _safe_date(year, second, first), _safe_date(year, first, second)
+            if day_first is not None or month_first is not None:
+                found.append(DateMatch(m.start(), m.end(), day_first, month_first))
     return sorted(found, key=lambda d: d.start)
 
 

@@ -113,6 +113,7 @@ def test_settings_key_names_every_option_that_changes_output() -> None:
     for other in (TesseractEngine("eng", Preprocessing(), psm=4 if base.psm != 4 else 6),
                   TesseractEngine("eng", Preprocessing(), config=("load_system_dawg=0",)),
                   TesseractEngine("eng", Preprocessing(), tessdata_dir=Path("/models")),
+                  TesseractEngine("eng", Preprocessing(), column_psm=None if base.column_psm else 6),
                   TesseractEngine("eng", Preprocessing(deskew=not Preprocessing().deskew)),
                   TesseractEngine("eng", Preprocessing(flatten=not Preprocessing().flatten)),
                   TesseractEngine("eng", Preprocessing(remove_rules=not Preprocessing().remove_rules))):
@@ -123,6 +124,8 @@ def test_settings_key_names_every_option_that_changes_output() -> None:
 def test_unsupported_segmentation_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="segmentation mode"):
         TesseractEngine("eng", psm=0)
+    with pytest.raises(ValueError, match="segmentation mode"):
+        TesseractEngine("eng", column_psm=1)
 
 
 def test_preprocessing_upscales_low_dpi_and_greys() -> None:
@@ -171,3 +174,23 @@ def test_upscaling_respects_the_pixel_cap() -> None:
     image, _ = prepare_image(small, 300, Preprocessing(min_text_height=60, max_upscaled_pixels=cap))
     assert image.width * image.height <= cap * 1.01
     assert image.width == pytest.approx(2 * small.width, abs=2)  # 2x, not the 4x the text height asked for
+
+
+def _ink_block(page: tuple[int, int], box: tuple[int, int, int, int]) -> Image.Image:
+    from PIL import ImageDraw
+
+    image = Image.new("L", page, 255)
+    draw = ImageDraw.Draw(image)
+    x0, top, x1, bottom = box
+    for y in range(top, bottom, 30):  # lines of "text"
+        draw.rectangle((x0, y, x1, y + 14), fill=0)
+    return image
+
+
+def test_narrow_columns_are_read_with_the_column_mode_and_other_pages_with_psm() -> None:
+    engine = TesseractEngine("eng", Preprocessing(), psm=3, column_psm=6)
+    receipt = _ink_block((1200, 1700), (450, 50, 750, 1650))
+    invoice = _ink_block((1200, 1700), (60, 50, 1140, 1650))
+    assert engine._psm_for(receipt) == 6
+    assert engine._psm_for(invoice) == 3
+    assert TesseractEngine("eng", Preprocessing(), psm=3, column_psm=None)._psm_for(receipt) == 3

@@ -12,6 +12,7 @@ from quire.engines.preprocess import (
     Preprocessing,
     estimate_skew,
     flatten_background,
+    ink_aspect_ratio,
     prepare_page,
     remove_rule_rows,
 )
@@ -158,3 +159,13 @@ def test_flattening_keeps_the_mode_and_is_in_the_key() -> None:
     assert flatten_background(colour).mode == "RGB"
     assert flatten_background(Image.new("L", (40, 40), 200)).size == (40, 40)
     assert Preprocessing(flatten=True).key != Preprocessing(flatten=False).key
+
+
+def test_ink_aspect_ratio_tells_a_narrow_column_from_a_full_width_page() -> None:
+    full_width = _page(lines=12, width=900)
+    column = Image.new("L", (900, 1400), 255)  # a receipt on a scanner's page: ink in a narrow strip
+    column.paste(_page(lines=20, width=260), (320, 40))
+    column.putpixel((5, 5), 0)  # a speck far away does not widen the extent
+    assert ink_aspect_ratio(full_width) < 1.0
+    assert ink_aspect_ratio(column) > 3.0
+    assert ink_aspect_ratio(Image.new("L", (100, 100), 255)) == 0.0

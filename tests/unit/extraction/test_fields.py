@@ -208,3 +208,39 @@ TOTAL PAYABLE:                           51.42
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+def test_a_receipt_date_whose_slashes_ocr_misread_is_still_the_issue_date(make_document):
+    receipt = make_document("""
+KEDAI PAPAN YEW CHUAN
+LOT 276 JALAN BANTING
+Doc No CS00010930     Date: 1770372018
+Total Sales (Inclusive of GST) 174.90
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["issue_date"].value == "2018-03-17"
+    assert fields["issue_date"].confidence < 0.5  # a repaired reading is worth a look
+
+
+def test_without_a_readable_total_the_tax_summary_row_gives_it(make_document):
+    # OCR lost the amount of "Total RM"; the summary row adds up: net + tax = gross
+    receipt = make_document("""
+KAISON FURNISHING SDN BHD
+FLOWER BUNCH - ROSE   122 pcs @ 18.90   2,305.80 SR
+Total RM
+GST%   Amt(RM)   GST(RM)   Total(RM)
+SR 6   7,395.09   443.71   7,838.80
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "7838.80"
+
+
+def test_ocr_misreadings_of_the_total_label_and_of_rm_are_read(make_document):
+    receipt = make_document("""
+FIRST CITY PARKING SDN BHD
+Amount       RM6. 60
+Tota i       PM7.00
+Paid         RM7.00
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "7.00"

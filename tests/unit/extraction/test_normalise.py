@@ -9,6 +9,7 @@ from quire.extraction.normalise import (
     detect_currency,
     detect_language,
     find_dates,
+    find_misread_dates,
     format_amount,
     format_quantity,
     infer_date_order,
@@ -26,6 +27,7 @@ from quire.extraction.normalise import (
     ("1'234.56", None, "1234.56"),
     ("1.234.567,89", None, "1234567.89"),
     ("RM9.00", None, "9.00"),
+    ("PM9.00", None, "9.00"),  # OCR reads RM as PM
     ("$8.20", None, "8.20"),
     ("€ 12,50", None, "12.50"),
     ("12.50 EUR", None, "12.50"),
@@ -45,7 +47,7 @@ def test_parse_amount(printed, hint, expected):
     assert parse_amount(printed, hint) == Decimal(expected)
 
 
-@pytest.mark.parametrize("printed", ["abc", "12.3.4", "1,23,4", "", "-", "12a", "1.234,5.6"])
+@pytest.mark.parametrize("printed", ["abc", "12.3.4", "1,23,4", "", "-", "12a", "1.234,5.6", "9:49 PM", "PM 9.00"])
 def test_parse_amount_rejects_non_amounts(printed):
     assert parse_amount(printed) is None
 
@@ -140,3 +142,17 @@ def test_detect_language(text, expected):
 ])
 def test_infer_decimal_separator(text, expected):
     assert infer_decimal_separator(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Date: 1770372018", date(2018, 3, 17)),  # "17/03/2018" with both slashes read as 7
+    ("31I12I2019", date(2019, 12, 31)),
+    ("27 04-18 16:26 SHO", date(2018, 4, 27)),  # a till timestamp with one separator lost
+])
+def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
+    assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00"])
+def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
+    assert find_misread_dates(text) == []

@@ -1,5 +1,7 @@
 """Vendor name and address: the issuer's block, whatever else sits near the top of the page."""
 
+import pytest
+
 from quire.extraction.fields import extract_fields
 from quire.model import Classification
 from quire.settings import Settings
@@ -78,9 +80,9 @@ def test_a_name_wrapped_over_lines_ends_at_its_legal_form(make_document):
 def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company(make_document):
     assert _vendor(make_document, "OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)\n", "receipt")[0] \
         == "CHEF LEE SDN BHD"
-    # "Sdn" alone (OCR often garbles the "Bhd") still marks the company
+    # "Sdn" alone (OCR often garbles the "Bhd") still marks the company, and the garbled form is repaired
     assert _vendor(make_document, "TAN WOON YANN\nBOOK TA .K(TAMAN DAYA) SDN BND\n789417-W\n", "receipt")[0] \
-        == "BOOK TA .K(TAMAN DAYA) SDN BND"
+        == "BOOK TA .K(TAMAN DAYA) SDN BHD"
 
 
 def test_a_name_whose_legal_form_ocr_set_apart_is_read_whole(make_document):
@@ -148,3 +150,28 @@ def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
             "Kirchstraße 236                                 Datum:          25.05.2025\n"
             "5020 Salzburg\n")
     assert _vendor(make_document, text) == ("Wagner Logistik e.K.", "Kirchstraße 236, 5020 Salzburg")
+
+
+@pytest.mark.parametrize(("receipt", "name"), [
+    ("SIMPLIFIED TAX INVOICE\nSUBANG HEALTHCARE SIN BHD\nB-8, JALAN SS15/4D\n47500 SUBANG JAYA, SELANGOR\n",
+     "SUBANG HEALTHCARE SDN BHD"),
+    ("MR.D.I.¥(M)SDN BHD\nLOT 1851-A, JALAN KPB 6\n", "MR.D.I.Y(M)SDN BHD"),
+    # a name wrapped onto a misread legal form is read whole
+    ("AIK HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SOM BHT\nNO. 17-G, JALAN SETIA INDAH\n",
+     "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
+    # a word that merely starts like the legal form is left alone
+    ("SINBHDX TRADING\nJALAN 6\n", "SINBHDX TRADING"),
+])
+def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document, receipt: str, name: str):
+    assert _vendor(make_document, receipt, "receipt")[0] == name
+
+
+def test_a_unit_in_parentheses_is_no_legal_form(make_document):
+    # OCR misread the "V.o.F." of the name, so no line carries a legal form; "(kg)" is not one
+    receipt = ("Installatietechniek de Vries V.0.F.\n"
+               "Kerkstraat 158\n"
+               "5611 AB Eindhoven\n"
+               "Bonnr.: 5892-001310\n"
+               "Koffiebonen, biologisch (kg)\n"
+               "25 x 10,00 250,00\n")
+    assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.0.F."
