@@ -90,9 +90,17 @@ class OcrEngine(Protocol):
 def get_ocr_engine(settings: Settings) -> OcrEngine:
     """The engine ``settings.ocr_engine`` names (see the module docstring)."""
     if settings.ocr_engine == "tesseract":
+        from quire.engines.language import LanguageRereadEngine
         from quire.engines.ocr_cache import CachedOcrEngine
 
-        return CachedOcrEngine(TesseractEngine.from_settings(settings), settings.cache_root / "ocr")
+        cache_dir = settings.cache_root / "ocr"
+        first = TesseractEngine.from_settings(settings)
+        rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+        if not rereads:
+            return CachedOcrEngine(first, cache_dir)
+        return LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
+            language: CachedOcrEngine(first.with_languages(f"{language}+{first.languages}"), cache_dir)
+            for language in rereads})
     try:
         engine_class = load_object(settings.ocr_engine)
     except (ImportError, AttributeError, ValueError) as exc:
@@ -134,6 +142,12 @@ class TesseractEngine:
     @classmethod
     def from_settings(cls, settings: Settings) -> TesseractEngine:
         return cls(settings.ocr_languages)
+
+    def with_languages(self, languages: str) -> TesseractEngine:
+        """The same engine reading with other models (``"deu+eng"``)."""
+        return TesseractEngine(languages, self.preprocessing, psm=self.psm, config=self.config,
+                               tessdata_dir=self.tessdata_dir, binary=self.binary,
+                               timeout_seconds=self.timeout_seconds)
 
     @property
     def version(self) -> str:
