@@ -32,17 +32,22 @@ def detect_language(text: str) -> str | None:
 
 
 class LanguageRereadEngine:
-    """The first engine's reading, or, when it reads as one of ``by_language``, that engine's."""
+    """The first engine's reading, or, when it reads as one of ``by_language``, that engine's; in any other
+    language ``otherwise``'s, if given (an engine that starts from the same reading, e.g. from its cache)."""
 
-    def __init__(self, first: OcrEngine, by_language: Mapping[str, OcrEngine]) -> None:
+    def __init__(self, first: OcrEngine, by_language: Mapping[str, OcrEngine],
+                 otherwise: OcrEngine | None = None) -> None:
         unknown = set(by_language) - set(TESSERACT_LANGUAGES.values())
         if unknown:
             raise ValueError(f"cannot detect {sorted(unknown)}; known: {sorted(TESSERACT_LANGUAGES.values())}")
         self.first = first
         self.by_language = dict(by_language)
+        self.otherwise = otherwise
         self.name = first.name
         self.settings_key = first.settings_key + "".join(
             f";reread:{language}=[{engine.settings_key}]" for language, engine in sorted(self.by_language.items()))
+        if otherwise is not None:
+            self.settings_key += f";otherwise=[{otherwise.settings_key}]"
 
     @property
     def version(self) -> str:
@@ -51,6 +56,5 @@ class LanguageRereadEngine:
     def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
         first = self.first.recognize(image, dpi)
         language = detect_language(first.text)
-        if language not in self.by_language:
-            return first
-        return self.by_language[language].recognize(image, dpi)
+        engine = self.by_language.get(language, self.otherwise) if language else self.otherwise
+        return first if engine is None else engine.recognize(image, dpi)
