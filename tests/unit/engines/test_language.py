@@ -49,3 +49,11 @@ def test_a_german_page_is_read_again_and_an_english_one_is_not() -> None:
 def test_a_language_without_markers_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot detect"):
         LanguageRereadEngine(_FixedEngine("", "eng"), {"jpn": _FixedEngine("", "jpn")})
+
+
+def test_an_english_page_goes_to_the_otherwise_engine() -> None:
+    image = Image.new("L", (10, 10), 255)
+    german = _FixedEngine("Rechnung Datum Menge Betrag Summe", "deu+eng")
+    otherwise = _FixedEngine("Invoice Date Qty Amount (again)", "eng-2")
+    engine = LanguageRereadEngine(_FixedEngine("Invoice Date Qty Amount", "eng"), {"deu": german}, otherwise)
+    assert engine.recognize(image, 300).text == otherwise.text and german.calls == 0
