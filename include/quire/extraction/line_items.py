@@ -119,6 +119,9 @@ class _Row:
     words: list[Word]
     bottom: float
     spare: tuple[NumberToken, ...] = ()  # numbers under header cells we could not read
+    line: TextLine | None = None  # the line that carries the amount
+    numbers_on_line: tuple[NumberToken, ...] = ()
+    described_here: bool = False  # the first description is the amount line's own text
 
 
 def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
@@ -155,7 +158,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
             rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.bottom, cells.spare))
+                             line.bottom, cells.spare, line, numbers, bool(cells.description)))
             pending = []
         elif cells.description and not cells.numbers:
             if rows and line.page_number == current_page and line.top - rows[-1].bottom < 1.2 * line.height \
@@ -284,8 +287,52 @@ def _fill_by_arithmetic(numbers: dict[str, NumberToken], spare: Sequence[NumberT
     return filled
 
 
+def _fits(quantity: Decimal, price: Decimal, amount: Decimal) -> bool:
+    return abs(quantity * price - amount) <= Decimal("0.01")
+
+
+def _verified_triple(numbers: Sequence[NumberToken]) -> tuple[NumberToken, NumberToken, NumberToken] | None:
+    """Quantity, unit price and amount read off a line by arithmetic alone, the amount as far right as
+    possible: for rows whose columns OCR shifted or whose header cells it lost. A quantity that OCR
+    joined to the price as a digit group ("1 179,30" for "1" and "179,30") is split off again."""
+    for k in range(len(numbers) - 1, 0, -1):
+        amount = numbers[k]
+        if not amount.has_fraction or amount.value <= 0:
+            continue
+        for j in range(k - 1, -1, -1):
+            price = numbers[j]
+            split = _split_quantity(price)
+            if split is not None and _fits(split[0].value, split[1].value, amount.value):
+                return split[0], split[1], amount
+            for i in range(j - 1, -1, -1):
+                if numbers[i].value > 0 and _fits(numbers[i].value, price.value, amount.value):
+                    return numbers[i], price, amount
+    return None
+
+
+def _split_quantity(price: NumberToken) -> tuple[NumberToken, NumberToken] | None:
+    """ "1 179,30" as 1 and 179.30: the leading digit group taken as a quantity."""
+    match = re.fullmatch(r"(\d{1,3}) (\d[\d ]*)[.,]\d{1,3}", price.text)
+    if match is None or match.group(1).startswith("0"):
+        return None
+    quantity = Decimal(match.group(1))
+    rest = price.value - quantity * 10 ** len(match.group(2).replace(" ", ""))
+    if rest <= 0:
+        return None
+    return (NumberToken(quantity, match.group(1), price.x0, price.x0, False),
+            NumberToken(rest, price.text[match.end(1) + 1:], price.x0, price.x1, True))
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
+    if not all(kind in numbers for kind in _NUMERIC_KINDS) \
+            or not _fits(numbers["quantity"].value, numbers["unit_price"].value, numbers["amount"].value):
+        triple = _verified_triple(row.numbers_on_line)
+        if triple is not None:
+            numbers = dict(zip(_NUMERIC_KINDS, triple, strict=True))
+            left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01] if row.line else []
+            if row.described_here and left:
+                row.description[:1] = [" ".join(left)]
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

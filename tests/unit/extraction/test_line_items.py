@@ -147,3 +147,22 @@ Description                  Qty   Unit price     Amount
                             Total                 130.00
 """))
     assert [r[0] for r in rows] == ["24 port switch", "4 pallets of paper"]
+
+
+def test_rows_whose_header_lost_cells_are_read_by_arithmetic(make_document):
+    # OCR read only "Description" and "Montant" of the header; quantity and price sit under nothing,
+    # and a quantity of 1 ran into the price as a digit group ("1 179,30")
+    rows, _ = _rows(make_document("""
+Description                                                          Montant
+Nettoyage des locaux (m2)        3          5,00 EUR               15,00 EUR
+Frais de déplacement            12        724,00 EUR            8 688,00 EUR
+Commutateur réseau 24 ports     1 179,30 EUR                      179,30 EUR
+Audit de sécurité             F025        106,00 EUR            2 650,00 EUR
+                                              Total HT         11 532,30 EUR
+"""), ",")
+    assert rows == [
+        ("Nettoyage des locaux (m2)", "3", "5.00", "15.00"),
+        ("Frais de déplacement", "12", "724.00", "8688.00"),
+        ("Commutateur réseau 24 ports", "1", "179.30", "179.30"),
+        ("Audit de sécurité F025 106,00 EUR", None, None, "2650.00"),  # no arithmetic to go by
+    ]
