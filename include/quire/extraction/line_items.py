@@ -122,6 +122,7 @@ class _Row:
     line: TextLine | None = None  # the line that carries the amount
     numbers_on_line: tuple[NumberToken, ...] = ()
     described_here: bool = False  # the first description is the amount line's own text
+    column_kinds: frozenset[str] = frozenset()  # what the table's header names
 
 
 def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
@@ -158,7 +159,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
             rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.bottom, cells.spare, line, numbers, bool(cells.description)))
+                             line.bottom, cells.spare, line, numbers, bool(cells.description),
+                             frozenset(c.kind for c in columns)))
             pending = []
         elif cells.description and not cells.numbers:
             if rows and line.page_number == current_page and line.top - rows[-1].bottom < 1.2 * line.height \
@@ -323,6 +325,32 @@ def _split_quantity(price: NumberToken) -> tuple[NumberToken, NumberToken] | Non
             NumberToken(rest, price.text[match.end(1) + 1:], price.x0, price.x1, True))
 
 
+#: a quantity worked out by division is believed only with this few decimals (2, 1.5, 0.25, 12.75)
+_QUANTITY_PLACES = Decimal("0.01")
+
+
+def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]) -> dict[str, NumberToken]:
+    """The one number of quantity x price = amount that OCR lost, from the other two, where the header has
+    its column and the division comes out exact (a price to the cent, a quantity to two places);
+    and a credit row's price takes the minus sign of its amount that OCR dropped."""
+    quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
+    if amount is None or amount.value == 0:
+        return numbers
+    completed = dict(numbers)
+    if quantity is None and price is not None and price.value and "quantity" in kinds:
+        value = amount.value / price.value
+        if value > 0 and value == value.quantize(_QUANTITY_PLACES):
+            completed["quantity"] = NumberToken(value, "", price.x0, price.x0, False)
+    elif price is None and quantity is not None and quantity.value > 0 and "unit_price" in kinds:
+        value = amount.value / quantity.value
+        if value == value.quantize(Decimal("0.01")):
+            completed["unit_price"] = NumberToken(value, "", amount.x0, amount.x0, True)
+    elif quantity is not None and price is not None and amount.value < 0 < price.value \
+            and _fits(quantity.value, -price.value, amount.value):
+        completed["unit_price"] = replace(price, value=-price.value)
+    return completed
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
     if not all(kind in numbers for kind in _NUMERIC_KINDS) \
@@ -333,6 +361,7 @@ def _to_item(row: _Row) -> LineItem:
             left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01] if row.line else []
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
+    numbers = _complete_by_division(numbers, row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

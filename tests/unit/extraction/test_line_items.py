@@ -166,3 +166,20 @@ Audit de sécurité             F025        106,00 EUR            2 650,00 EUR
         ("Commutateur réseau 24 ports", "1", "179.30", "179.30"),
         ("Audit de sécurité F025 106,00 EUR", None, None, "2650.00"),  # no arithmetic to go by
     ]
+
+
+def test_a_number_ocr_lost_is_worked_out_from_the_other_two(make_document):
+    rows, _ = _rows(make_document("""
+Description                   Qty     Unit price       Amount
+Security audit                         433.00          866.00
+Office chair                    3                      451.50
+Cable per metre                        0.33            1.00
+Brochures                      50      1382.00      -69100.00
+                              Subtotal            -67781.50
+"""))
+    assert rows == [
+        ("Security audit", "2", "433.00", "866.00"),
+        ("Office chair", "3", "150.50", "451.50"),
+        ("Cable per metre", None, "0.33", "1.00"),  # 3.0303...: not a quantity
+        ("Brochures", "50", "-1382.00", "-69100.00"),  # the credit's minus sign, lost on the price
+    ]
