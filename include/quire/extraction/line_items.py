@@ -176,8 +176,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
 
 
 _LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
-#: marks OCR leaves around a description ("—‘Travel expenses.")
-_EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*]+|[\s‘’'\"`_.,:;|~*]+$")
+#: marks OCR leaves around a description ("—‘Travel expenses.", "[Network switch")
+_EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_.,:;|~*\[\]{}]+$")
 
 
 def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
@@ -259,8 +259,19 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
             if description_end is not None and token.x0 > description_end:
                 spare.append(token)
     description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"]
+                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"
+                   and not _is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
+
+
+#: OCR reads scan specks as short words it is unsure of ("ae", "eee", "tt" at 0.05-0.6, where the
+#: real words of the same scans read at 0.9 or more)
+SPECK_CONFIDENCE = 0.65
+
+
+def _is_speck(word: Word) -> bool:
+    return (len(word.text) <= 3 and not any(ch.isdigit() for ch in word.text)
+            and word.confidence is not None and word.confidence < SPECK_CONFIDENCE)
 
 
 def _fill_by_arithmetic(numbers: dict[str, NumberToken], spare: Sequence[NumberToken]) -> dict[str, NumberToken]:

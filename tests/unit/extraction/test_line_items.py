@@ -1,5 +1,8 @@
+from dataclasses import replace
+
 from quire.extraction.layout import document_lines
 from quire.extraction.line_items import extract_line_items
+from quire.model import ParsedDocument
 
 
 def _rows(document, decimal_separator="."):
@@ -183,3 +186,16 @@ Brochures                      50      1382.00      -69100.00
         ("Cable per metre", None, "0.33", "1.00"),  # 3.0303...: not a quantity
         ("Brochures", "50", "-1382.00", "-69100.00"),  # the credit's minus sign, lost on the price
     ]
+
+
+def test_scan_specks_read_as_unsure_short_words_leave_the_description(make_document):
+    document = make_document("""
+Description                   Qty     Unit price       Amount
+Office chair, ergonomic tt      6          12.00        72.00
+Item one                        1           5.00         5.00
+                              Subtotal                  77.00
+""")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.6 if w.text == "tt" else 0.95) for w in page.words)
+    rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
+    assert [r[0] for r in rows] == ["Office chair, ergonomic", "Item one"]  # "one" is read surely: kept
