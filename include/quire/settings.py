@@ -35,6 +35,12 @@ class Settings(BaseSettings):
     # -- parse
     ocr_engine: str = "tesseract"
     ocr_languages: str = "eng"
+    #: "+"-separated tesseract languages a page is read again in (with ``ocr_languages``) when its
+    #: first reading uses that language's words (quire.engines.language); "" reads every page once
+    ocr_reread_languages: str = "deu+fra+nld"
+    #: a page read below this mean confidence is read again with Sauvola thresholding, and the more
+    #: confident reading kept (quire.engines.second_reading); 0 reads every page once
+    ocr_second_reading_below: float = 0.0
     ocr_dpi: int = 300
     #: a text layer below this many usable characters on a page counts as "no text"
     min_text_chars: int = 20

@@ -8,6 +8,7 @@ crashing or counting engine) by configuration alone.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import subprocess
@@ -100,9 +101,28 @@ class OcrEngine(Protocol):
 def get_ocr_engine(settings: Settings) -> OcrEngine:
     """The engine ``settings.ocr_engine`` names (see the module docstring)."""
     if settings.ocr_engine == "tesseract":
+        from quire.engines.language import LanguageRereadEngine
         from quire.engines.ocr_cache import CachedOcrEngine
 
-        return CachedOcrEngine(TesseractEngine.from_settings(settings), settings.cache_root / "ocr")
+        from quire.engines.second_reading import SecondReadingEngine
+
+        cache_dir = settings.cache_root / "ocr"
+        first = TesseractEngine.from_settings(settings)
+
+        def reading(engine: TesseractEngine) -> OcrEngine:
+            cached = CachedOcrEngine(engine, cache_dir)
+            if not settings.ocr_second_reading_below or engine.preprocessing.thresholding == "sauvola":
+                return cached
+            sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
+            return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
+
+        rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+        if not rereads:
+            return reading(first)
+        english = reading(first)
+        return LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
+            language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
+            otherwise=english if isinstance(english, SecondReadingEngine) else None)
     try:
         engine_class = load_object(settings.ocr_engine)
     except (ImportError, AttributeError, ValueError) as exc:
@@ -150,6 +170,18 @@ class TesseractEngine:
     @classmethod
     def from_settings(cls, settings: Settings) -> TesseractEngine:
         return cls(settings.ocr_languages)
+
+    def with_languages(self, languages: str) -> TesseractEngine:
+        """The same engine reading with other models (``"deu+eng"``)."""
+        return TesseractEngine(languages, self.preprocessing, psm=self.psm, config=self.config,
+                               tessdata_dir=self.tessdata_dir, binary=self.binary,
+                               timeout_seconds=self.timeout_seconds)
+
+    def with_preprocessing(self, preprocessing: Preprocessing) -> TesseractEngine:
+        """The same engine on differently prepared images."""
+        return TesseractEngine(self.languages, preprocessing, psm=self.psm, config=self.config,
+                               tessdata_dir=self.tessdata_dir, binary=self.binary,
+                               timeout_seconds=self.timeout_seconds)
 
     @property
     def version(self) -> str:

@@ -98,7 +98,19 @@ _NUMBER_PREFIX = re.compile(r"^[\W_]*(?:(?:no|nr|n[°o]|number|nummer|num[ée]ro
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 
 
+#: a short OCR leftover between a label and its value ("Credit Memo #: ree _CN-2026-26162", "Invoice 4 INV-...")
+_LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])")
+
+
 def _identifier(text: str) -> str | None:
+    value = _plain_identifier(text)
+    leftover = _LEFTOVER.match(_NUMBER_PREFIX.sub("", text, count=1))
+    if (value is None or leftover is not None and len(value) == 1) and leftover is not None:
+        value = _plain_identifier(_NUMBER_PREFIX.sub("", text, count=1)[leftover.end():]) or value
+    return value
+
+
+def _plain_identifier(text: str) -> str | None:
     match = _IDENTIFIER.match(_NUMBER_PREFIX.sub("", text, count=1))
     if match is None:
         return None
@@ -121,7 +133,9 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
         for match in labels.DOCUMENT_WORD.finditer(line.text):
             if _CITED_BEFORE.search(line.text[:match.start()]):
                 continue  # "Gutschrift zur Rechnung 144726" cites another document's number
-            value = _loose_identifier(line.text[match.end():])
+            rest = line.text[match.end():]
+            leftover = _LEFTOVER.match(rest)
+            value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
                 return FieldValue(value, _FALLBACK * line.confidence)
     return _MISSING
@@ -130,8 +144,8 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
 #: up to two short words without digits (a misread "No."), then an identifier with at least three digits
 _LOOSE_NUMBER = re.compile(r"^[\W_]*(?:[^\W\d_]{1,3}[^\w\s]*\s+[\W_]*){0,2}([A-Za-z]{0,4}[-/.]?\d[\w\-/.]*)")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
-_CITED_BEFORE = re.compile(r"\b(?:zur|zu|to|for|of|on|against|re|your|ihre?|votre|sur|op|bij|uw|auf)\W*$",
-                           re.IGNORECASE)
+_CITED_BEFORE = re.compile(r"\b(?:zur|zu|(?<!bill )(?<!invoice )(?<!ship )to|for|of|on|against|re|your|ihre?|votre|"
+                           r"sur|op|bij|uw|auf)\W*$", re.IGNORECASE)  # "Bill to"/"Invoice to" head an address
 
 
 def _loose_identifier(text: str) -> str | None:

@@ -9,8 +9,13 @@ from __future__ import annotations
 import re
 
 
+#: a label's left edge: no letter or digit before it, but OCR's underscores may be ("_Rechnungs-Nr.")
+_START = r"(?<![^\W_])"
+
+
 def _any(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    return re.compile("|".join(f"(?:{_START}{p[2:]})" if p.startswith(r"\b") else f"(?:{p})" for p in patterns),
+                      re.IGNORECASE)
 
 
 _NO = r"(?:no|nr|n[°o]|num(?:ber|mer|éro|ero)?|#)\.?"

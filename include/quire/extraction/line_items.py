@@ -140,6 +140,10 @@ class _Row:
     page_number: int
     bottom: float
     spare: tuple[NumberToken, ...] = ()  # numbers under header cells we could not read
+    line: TextLine | None = None  # the line that carries the amount
+    numbers_on_line: tuple[NumberToken, ...] = ()
+    described_here: bool = False  # the first description is the amount line's own text
+    column_kinds: frozenset[str] = frozenset()  # what the table's header names
 
 
 def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
@@ -197,7 +201,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
             rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.page_number, line.bottom, cells.spare))
+                             line.page_number, line.bottom, cells.spare, line, numbers, bool(cells.description),
+                             frozenset(c.kind for c in columns)))
             pending = []
             page_rows += 1
         elif cells.description and not cells.numbers:
@@ -279,8 +284,8 @@ def _closer_to_next(row_bottom: float, line: TextLine, following: TextLine | Non
 
 
 _LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
-#: marks OCR leaves around a description ("—‘Travel expenses.")
-_EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*]+|[\s‘’'\"`_.,:;|~*]+$")
+#: marks OCR leaves around a description ("—‘Travel expenses.", "[Network switch")
+_EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_.,:;|~*\[\]{}]+$")
 
 
 def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
@@ -366,7 +371,8 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
             if description_end is not None and token.x0 > description_end:
                 spare.append(token)
     description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"]
+                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"
+                   and not _is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
 
 
@@ -376,6 +382,16 @@ def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
     if after is None or after.x0 - token.x1 > 1.5 * line.char_width() or not QUANTITY_UNIT.match(after.text):
         return None
     return after
+
+
+#: OCR reads scan specks as short words it is unsure of ("ae", "eee", "tt" at 0.05-0.6, where the
+#: real words of the same scans read at 0.9 or more)
+SPECK_CONFIDENCE = 0.65
+
+
+def _is_speck(word: Word) -> bool:
+    return (len(word.text) <= 3 and not any(ch.isdigit() for ch in word.text)
+            and word.confidence is not None and word.confidence < SPECK_CONFIDENCE)
 
 
 def _fill_by_arithmetic(numbers: dict[str, NumberToken], spare: Sequence[NumberToken]) -> dict[str, NumberToken]:
@@ -404,8 +420,79 @@ def _fill_by_arithmetic(numbers: dict[str, NumberToken], spare: Sequence[NumberT
     return filled
 
 
+def _fits(quantity: Decimal, price: Decimal, amount: Decimal) -> bool:
+    return abs(quantity * price - amount) <= Decimal("0.01")
+
+
+def _verified_triple(numbers: Sequence[NumberToken]) -> tuple[NumberToken, NumberToken, NumberToken] | None:
+    """Quantity, unit price and amount read off a line by arithmetic alone, the amount as far right as
+    possible: for rows whose columns OCR shifted or whose header cells it lost. A quantity that OCR
+    joined to the price as a digit group ("1 179,30" for "1" and "179,30") is split off again."""
+    for k in range(len(numbers) - 1, 0, -1):
+        amount = numbers[k]
+        if not amount.has_fraction or amount.value <= 0:
+            continue
+        for j in range(k - 1, -1, -1):
+            price = numbers[j]
+            split = _split_quantity(price)
+            if split is not None and _fits(split[0].value, split[1].value, amount.value):
+                return split[0], split[1], amount
+            for i in range(j - 1, -1, -1):
+                if numbers[i].value > 0 and _fits(numbers[i].value, price.value, amount.value):
+                    return numbers[i], price, amount
+    return None
+
+
+def _split_quantity(price: NumberToken) -> tuple[NumberToken, NumberToken] | None:
+    """ "1 179,30" as 1 and 179.30: the leading digit group taken as a quantity."""
+    match = re.fullmatch(r"(\d{1,3}) (\d[\d ]*)[.,]\d{1,3}", price.text)
+    if match is None or match.group(1).startswith("0"):
+        return None
+    quantity = Decimal(match.group(1))
+    rest = price.value - quantity * 10 ** len(match.group(2).replace(" ", ""))
+    if rest <= 0:
+        return None
+    return (NumberToken(quantity, match.group(1), price.x0, price.x0, False),
+            NumberToken(rest, price.text[match.end(1) + 1:], price.x0, price.x1, True))
+
+
+#: a quantity worked out by division is believed only with this few decimals (2, 1.5, 0.25, 12.75)
+_QUANTITY_PLACES = Decimal("0.01")
+
+
+def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]) -> dict[str, NumberToken]:
+    """The one number of quantity x price = amount that OCR lost, from the other two, where the header has
+    its column and the division comes out exact (a price to the cent, a quantity to two places);
+    and a credit row's price takes the minus sign of its amount that OCR dropped."""
+    quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
+    if amount is None or amount.value == 0:
+        return numbers
+    completed = dict(numbers)
+    if quantity is None and price is not None and price.value and "quantity" in kinds:
+        value = amount.value / price.value
+        if value > 0 and value == value.quantize(_QUANTITY_PLACES):
+            completed["quantity"] = NumberToken(value, "", price.x0, price.x0, False)
+    elif price is None and quantity is not None and quantity.value > 0 and "unit_price" in kinds:
+        value = amount.value / quantity.value
+        if value == value.quantize(Decimal("0.01")):
+            completed["unit_price"] = NumberToken(value, "", amount.x0, amount.x0, True)
+    elif quantity is not None and price is not None and amount.value < 0 < price.value \
+            and _fits(quantity.value, -price.value, amount.value):
+        completed["unit_price"] = replace(price, value=-price.value)
+    return completed
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
+    if not all(kind in numbers for kind in _NUMERIC_KINDS) \
+            or not _fits(numbers["quantity"].value, numbers["unit_price"].value, numbers["amount"].value):
+        triple = _verified_triple(row.numbers_on_line)
+        if triple is not None:
+            numbers = dict(zip(_NUMERIC_KINDS, triple, strict=True))
+            left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01] if row.line else []
+            if row.described_here and left:
+                row.description[:1] = [" ".join(left)]
+    numbers = _complete_by_division(numbers, row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

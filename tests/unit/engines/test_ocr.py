@@ -16,7 +16,9 @@ from quire.engines.ocr import (
     parse_osd,
     parse_tsv,
 )
+from quire.engines.language import LanguageRereadEngine
 from quire.engines.ocr_cache import CachedOcrEngine
+from quire.engines.second_reading import SecondReadingEngine
 from quire.engines.preprocess import Preprocessing, prepare_image
 from quire.errors import EngineError, TerminalError
 from quire.model import Word
@@ -79,11 +81,30 @@ def test_ocr_result_round_trips_through_json() -> None:
 
 
 def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings)
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": ""}))
     assert isinstance(engine, CachedOcrEngine)
     assert isinstance(engine.inner, TesseractEngine)
     assert engine.cache_dir == engine_settings.cache_root / "ocr"
     assert isinstance(engine, OcrEngine)
+
+
+def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+fra"}))
+    assert isinstance(engine, LanguageRereadEngine) and isinstance(engine, OcrEngine)
+    assert engine.first.inner.languages == "eng"
+    assert {k: e.inner.languages for k, e in engine.by_language.items()} == {"deu": "deu+eng", "fra": "fra+eng"}
+    assert all(e.cache_dir == engine_settings.cache_root / "ocr" for e in engine.by_language.values())
+    assert engine.by_language["deu"].inner.psm == engine.first.inner.psm
+    assert engine.otherwise is None
+
+
+def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_second_reading_below": 0.75}))
+    assert isinstance(engine, LanguageRereadEngine) and isinstance(engine.otherwise, SecondReadingEngine)
+    assert engine.otherwise.second.inner.preprocessing.thresholding == "sauvola"
+    assert engine.otherwise.first.inner.settings_key == engine.first.inner.settings_key
+    german = engine.by_language["deu"]
+    assert isinstance(german, SecondReadingEngine) and german.second.inner.languages == "deu+eng"
 
 
 def test_factory_loads_a_double_by_dotted_path(engine_settings) -> None:

@@ -204,6 +204,10 @@ TOTAL PAYABLE:                           51.42
     ("Dubois SARL\nTicket de caisse\nN° de ticket‘ 2875-020068\nDate: 26/12/2024 10:17", "2875-020068"),
     ("ACME Ltd\nINVOICE\nInvoice 2024\nDate: 01/02/2024", None),  # a year is no number
     ("Weber AG\nGUTSCHRIFT\nGutschrifismummer:\nGutschrift zur Rechnung 144726", None),  # cites another one
+    ("Leeds LS1 4DY\nInvoice to                Invoice 067798", "067798"),  # "Invoice to" heads an address
+    ("Reed LLC\nBill to                   Invoice 4 INV-2024-30523", "INV-2024-30523"),  # "#" read as "4"
+    ("Hughes Catering\nCredit Memo #: ree _CN-2026-26162", "CN-2026-26162"),  # specks read as letters
+    ("Müller KG\nAn   _Rechnungs-Nr:: R202406950", "R202406950"),  # an underscore before the label
 ])
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields

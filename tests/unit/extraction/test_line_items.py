@@ -1,5 +1,8 @@
+from dataclasses import replace
+
 from quire.extraction.layout import document_lines
 from quire.extraction.line_items import extract_line_items
+from quire.model import ParsedDocument
 
 
 def _rows(document, decimal_separator="."):
@@ -221,3 +224,52 @@ Pos  Item / Service           Qty      Unit     Line
                               Total           120.00
 """))
     assert rows == [("Consulting", "2", "50.00", "100.00"), ("Travel", "1", "20.00", "20.00")]
+
+
+def test_rows_whose_header_lost_cells_are_read_by_arithmetic(make_document):
+    # OCR read only "Description" and "Montant" of the header; quantity and price sit under nothing,
+    # and a quantity of 1 ran into the price as a digit group ("1 179,30")
+    rows, _ = _rows(make_document("""
+Description                                                          Montant
+Nettoyage des locaux (m2)        3          5,00 EUR               15,00 EUR
+Frais de déplacement            12        724,00 EUR            8 688,00 EUR
+Commutateur réseau 24 ports     1 179,30 EUR                      179,30 EUR
+Audit de sécurité             F025        106,00 EUR            2 650,00 EUR
+                                              Total HT         11 532,30 EUR
+"""), ",")
+    assert rows == [
+        ("Nettoyage des locaux (m2)", "3", "5.00", "15.00"),
+        ("Frais de déplacement", "12", "724.00", "8688.00"),
+        ("Commutateur réseau 24 ports", "1", "179.30", "179.30"),
+        ("Audit de sécurité F025 106,00 EUR", None, None, "2650.00"),  # no arithmetic to go by
+    ]
+
+
+def test_a_number_ocr_lost_is_worked_out_from_the_other_two(make_document):
+    rows, _ = _rows(make_document("""
+Description                   Qty     Unit price       Amount
+Security audit                         433.00          866.00
+Office chair                    3                      451.50
+Cable per metre                        0.33            1.00
+Brochures                      50      1382.00      -69100.00
+                              Subtotal            -67781.50
+"""))
+    assert rows == [
+        ("Security audit", "2", "433.00", "866.00"),
+        ("Office chair", "3", "150.50", "451.50"),
+        ("Cable per metre", None, "0.33", "1.00"),  # 3.0303...: not a quantity
+        ("Brochures", "50", "-1382.00", "-69100.00"),  # the credit's minus sign, lost on the price
+    ]
+
+
+def test_scan_specks_read_as_unsure_short_words_leave_the_description(make_document):
+    document = make_document("""
+Description                   Qty     Unit price       Amount
+Office chair, ergonomic tt      6          12.00        72.00
+Item one                        1           5.00         5.00
+                              Subtotal                  77.00
+""")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.6 if w.text == "tt" else 0.95) for w in page.words)
+    rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
+    assert [r[0] for r in rows] == ["Office chair, ergonomic", "Item one"]  # "one" is read surely: kept
