@@ -236,16 +236,18 @@ class RuntimeConfig:
     executor: str | None = None
 
     def resolved(self, settings: Settings, **changes: Any) -> RuntimeConfig:
-        """This configuration with the executor decided and ``changes`` applied."""
-        executor = changes.pop("executor", None) or self.executor or settings.executor
+        """This configuration with ``changes`` applied and what it leaves open (executor, slots) from settings."""
+        config = replace(self, **changes)
+        executor = config.executor or settings.executor
         if executor not in EXECUTORS:
             raise AirflowRuntimeError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
-        return replace(self, executor=executor, **changes)
+        return replace(config, executor=executor,
+                       parallelism=config.parallelism if config.parallelism > 0 else task_slots(settings))
 
 
 def components_for(config: RuntimeConfig) -> tuple[str, ...]:
     """The components an installation with ``config`` (executor resolved) runs."""
-    return (*COMPONENTS, CELERY_WORKER) if config.executor == "celery" else COMPONENTS
+    return ALL_COMPONENTS if config.executor == "celery" else COMPONENTS
 
 
 def celery_queue(airflow_db_url: str) -> str:
@@ -327,18 +329,21 @@ task decorators imported that parsing the DAG file needs. Modules only:
 no engine or connection is created here, so nothing is shared across forks.
 """
 
+import importlib
 import logging
 import os
 import sys
 
+PRELOADED = (
+    "quire.pipeline", "quire.services", "quire.stages.publish",
+    # what every task process imports when it parses the DAG file (~0.3 s each, measured)
+    "airflow.providers.standard.decorators.python", "airflow.sdk.definitions.decorators",
+)
+
 if os.environ.get("QUIRE_PRELOAD", "1") == "1" and len(sys.argv) > 1 and sys.argv[1] in ("scheduler", "celery"):
     try:
-        import quire.pipeline  # noqa: F401
-        import quire.services  # noqa: F401
-        import quire.stages.publish  # noqa: F401
-        # what every task process imports when it parses the DAG file (~0.3 s each, measured)
-        import airflow.providers.standard.decorators.python  # noqa: F401
-        import airflow.sdk.definitions.decorators  # noqa: F401
+        for module in PRELOADED:
+            importlib.import_module(module)
     except Exception:  # noqa: BLE001 - a preload must never stop the scheduler
         logging.getLogger(__name__).warning("could not preload quire and the task decorators", exc_info=True)
 '''
@@ -578,8 +583,6 @@ def up(settings: Settings, config: RuntimeConfig | None = None, *, wait_timeout:
     running = running_components(paths)
     state = read_state(paths)
     config = (config or RuntimeConfig()).resolved(settings)
-    if config.parallelism <= 0:
-        config = replace(config, parallelism=task_slots(settings))
     if running and state.get("port"):
         # the running components were configured this way: keep it
         config = config.resolved(settings, port=int(state["port"]),

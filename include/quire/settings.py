@@ -7,8 +7,8 @@ a test can hand a stage exactly the configuration it wants.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict

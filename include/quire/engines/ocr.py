@@ -103,7 +103,6 @@ def get_ocr_engine(settings: Settings) -> OcrEngine:
     if settings.ocr_engine == "tesseract":
         from quire.engines.language import LanguageRereadEngine
         from quire.engines.ocr_cache import CachedOcrEngine
-
         from quire.engines.second_reading import SecondReadingEngine
 
         cache_dir = settings.cache_root / "ocr"
@@ -116,10 +115,10 @@ def get_ocr_engine(settings: Settings) -> OcrEngine:
             sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
             return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
 
+        english = reading(first)
         rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
         if not rereads:
-            return reading(first)
-        english = reading(first)
+            return english
         return LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
             language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
             otherwise=english if isinstance(english, SecondReadingEngine) else None)
@@ -173,15 +172,18 @@ class TesseractEngine:
 
     def with_languages(self, languages: str) -> TesseractEngine:
         """The same engine reading with other models (``"deu+eng"``)."""
-        return TesseractEngine(languages, self.preprocessing, psm=self.psm, config=self.config,
-                               tessdata_dir=self.tessdata_dir, binary=self.binary,
-                               timeout_seconds=self.timeout_seconds)
+        return self._with(languages=languages)
 
     def with_preprocessing(self, preprocessing: Preprocessing) -> TesseractEngine:
         """The same engine on differently prepared images."""
-        return TesseractEngine(self.languages, preprocessing, psm=self.psm, config=self.config,
-                               tessdata_dir=self.tessdata_dir, binary=self.binary,
-                               timeout_seconds=self.timeout_seconds)
+        return self._with(preprocessing=preprocessing)
+
+    def _with(self, **changes) -> TesseractEngine:
+        """This engine with ``changes``, every other option kept."""
+        options = dict(languages=self.languages, preprocessing=self.preprocessing, psm=self.psm, config=self.config,
+                       tessdata_dir=self.tessdata_dir, column_psm=self.column_psm, binary=self.binary,
+                       timeout_seconds=self.timeout_seconds)
+        return TesseractEngine(**{**options, **changes})
 
     @property
     def version(self) -> str:

@@ -215,3 +215,15 @@ def test_narrow_columns_are_read_with_the_column_mode_and_other_pages_with_psm()
     assert engine._psm_for(receipt) == 6
     assert engine._psm_for(invoice) == 3
     assert TesseractEngine("eng", Preprocessing(), psm=3, column_psm=None)._psm_for(receipt) == 3
+
+
+def test_an_engine_for_other_models_or_preprocessing_keeps_every_other_option(tmp_path):
+    engine = TesseractEngine("eng", psm=4, config=("textord_heavy_nr=1",), tessdata_dir=tmp_path, column_psm=None,
+                             timeout_seconds=30)
+    german = engine.with_languages("deu+eng")
+    assert (german.languages, german.psm, german.config, german.tessdata_dir, german.column_psm,
+            german.timeout_seconds) == ("deu+eng", 4, ("textord_heavy_nr=1",), tmp_path, None, 30)
+    assert german.settings_key == engine.settings_key.replace("lang=eng", "lang=deu+eng")
+    sauvola = engine.with_preprocessing(Preprocessing(thresholding="sauvola"))
+    assert (sauvola.languages, sauvola.psm, sauvola.column_psm) == ("eng", 4, None)
+    assert sauvola.preprocessing.thresholding == "sauvola"
