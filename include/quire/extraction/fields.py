@@ -104,9 +104,10 @@ _LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z]
 
 def _identifier(text: str) -> str | None:
     value = _plain_identifier(text)
-    leftover = _LEFTOVER.match(_NUMBER_PREFIX.sub("", text, count=1))
-    if (value is None or leftover is not None and len(value) == 1) and leftover is not None:
-        value = _plain_identifier(_NUMBER_PREFIX.sub("", text, count=1)[leftover.end():]) or value
+    rest = _NUMBER_PREFIX.sub("", text, count=1)
+    leftover = _LEFTOVER.match(rest)
+    if leftover is not None and (value is None or len(value) == 1):
+        value = _plain_identifier(rest[leftover.end():]) or value
     return value
 
 
@@ -459,10 +460,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     """
     if not lines:
         return _MISSING, _MISSING
-    first_page = [segment for line in lines if line.page_number == lines[0].page_number
-                  for segment in split_segments(line)]
+    first_lines = [line for line in lines if line.page_number == lines[0].page_number]
+    first_page = [segment for line in first_lines for segment in split_segments(line)]
     table_headers = {segment.index for segment in first_page if find_header(segment) is not None} | {
-        line.index for line in lines if line.page_number == lines[0].page_number and find_header(line) is not None}
+        line.index for line in first_lines if find_header(line) is not None}
     blocked = _customer_block(first_page, doc_type) | {p for p, segment in enumerate(first_page)
                                                        if segment.index in table_headers}
     # the head ends where the item table starts: its rows are never the vendor ("0,5 kg ..." is no KG)
@@ -478,11 +479,11 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     elif vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
     with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(_UNIT_IN_PARENTHESES.sub("", head[p].text))]
-    # rows that carry money (item rows, totals) are never the foot's company line
-    money_rows = {line.index for line in lines if line.page_number == lines[0].page_number
-                  and any(n.has_fraction for n in find_numbers(line, None))}
-    footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows}) \
-        if not candidates else None
+    footer = None
+    if not candidates:
+        # rows that carry money (item rows, totals) are never the foot's company line
+        money_rows = {line.index for line in first_lines if any(n.has_fraction for n in find_numbers(line, None))}
+        footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows})
     if footer is not None:
         name_position = footer
     elif not candidates:

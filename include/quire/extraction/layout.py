@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from statistics import median
 
 from quire.extraction.normalise import (
+    CURRENCY_MARKS,
     detect_currency,
     detect_language,
     find_dates,
@@ -288,7 +289,7 @@ _GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
 _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
 #: a currency printed as a word of its own beside its amount ("USD 61.85", "21,92 €")
-_CURRENCY_WORD = re.compile(r"^(?:EUR|USD|GBP|CHF|MYR|SGD|RM|[$€£¥])$", re.IGNORECASE)
+_CURRENCY_WORD = re.compile(rf"^(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

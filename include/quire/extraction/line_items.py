@@ -136,11 +136,9 @@ def _column_of(x0: float, x1: float, columns: Sequence[Column]) -> Column:
 class _Row:
     description: list[str]
     numbers: dict[str, NumberToken]
-    words: list[Word]
-    page_number: int
-    bottom: float
+    line: TextLine  # the line that carries the amount
+    bottom: float  # moves down as continuation lines join the description
     spare: tuple[NumberToken, ...] = ()  # numbers under header cells we could not read
-    line: TextLine | None = None  # the line that carries the amount
     numbers_on_line: tuple[NumberToken, ...] = ()
     described_here: bool = False  # the first description is the amount line's own text
     column_kinds: frozenset[str] = frozenset()  # what the table's header names
@@ -200,15 +198,14 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             if not description and rows and len(rows[-1].description) > 1:
                 # the line taken as the previous row's continuation was this row's description
                 description = [rows[-1].description.pop()]
-            rows.append(_Row([" ".join(description)] if description else [], cells.numbers, list(line.words),
-                             line.page_number, line.bottom, cells.spare, line, numbers, bool(cells.description),
-                             frozenset(c.kind for c in columns)))
+            rows.append(_Row([" ".join(description)] if description else [], cells.numbers, line, line.bottom,
+                             cells.spare, numbers, bool(cells.description), frozenset(c.kind for c in columns)))
             pending = []
             page_rows += 1
         elif cells.description and not cells.numbers:
             following = lines[position + 1] if position + 1 < len(lines) else None
             # a row continues on its own page only: the top of the next page is no continuation
-            if rows and line.page_number == rows[-1].page_number and line.top - rows[-1].bottom < 1.2 * line.height \
+            if rows and line.page_number == rows[-1].line.page_number and line.top - rows[-1].bottom < 1.2 * line.height \
                     and not pending and not _closer_to_next(rows[-1].bottom, line, following):
                 rows[-1].description.append(" ".join(cells.description))
                 rows[-1].bottom = line.bottom
@@ -489,12 +486,12 @@ def _to_item(row: _Row) -> LineItem:
         triple = _verified_triple(row.numbers_on_line)
         if triple is not None:
             numbers = dict(zip(_NUMERIC_KINDS, triple, strict=True))
-            left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01] if row.line else []
+            left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
     numbers = _complete_by_division(numbers, row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
-    confidences = [w.confidence for w in row.words if w.confidence is not None]
+    confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0
     if quantity is not None and unit_price is not None and amount is not None:
         consistent = abs(quantity.value * unit_price.value - amount.value) <= Decimal("0.01")

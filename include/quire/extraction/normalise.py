@@ -17,9 +17,10 @@ from decimal import Decimal, InvalidOperation
 
 #: characters printed between digit groups of one number ("1 234,56", "1'234.56", "1.234,56")
 _GROUP_SPACES = "\u00a0\u202f\u2009 '’"
+#: the currencies printed beside amounts, as codes or signs (a regular-expression alternation)
+CURRENCY_MARKS = r"RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥]"
 #: "PM" before digits is OCR's reading of "RM" (the time-of-day "PM" follows its time, after a space)
-_CURRENCY_AFFIXES = re.compile(r"^(?:RM|PM(?=\d)|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])\s*|"
-                               r"\s*(?:RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥])$", re.IGNORECASE)
+_CURRENCY_AFFIXES = re.compile(rf"^(?:PM(?=\d)|{CURRENCY_MARKS})\s*|\s*(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 _NUMBER_BODY = re.compile(r"^\d[\d.,\u00a0\u202f\u2009 '’]*$")
 
 
