@@ -16,7 +16,9 @@ Generates N one-page text-layer PDFs (default 500) and takes M scanned pages
 each mode on its own fresh QUIRE_HOME with its own embedded PostgreSQL. Ingest
 is not timed; the clock runs from the first claim to the last document settled.
 Prints docs/s for both, their ratio (a)/(b), and the peak RSS of any single
-process of each mode (ru_maxrss of the mode's process tree).
+process of each mode (ru_maxrss of the mode's process tree); then, from
+Airflow's own task_instance rows, where the scheduler's seconds went (per task:
+mean seconds queued and running, and when its last instance finished).
 """
 
 from __future__ import annotations
@@ -128,11 +130,52 @@ def mode_scheduler(home: Path, sets: dict[str, list[Path]], workers: int, slots:
                                         chunk_size=chunk_size)
             seconds = time.monotonic() - started
             out[name] = {"documents": len(paths), "seconds": seconds, "idle": summary.idle,
-                         "runs": len(summary.runs), "states": {k: v for k, v in state_counts(ctx).items() if v}}
+                         "runs": len(summary.runs), "states": {k: v for k, v in state_counts(ctx).items() if v},
+                         "timeline": _task_timeline(settings, [r["run_id"] for r in summary.runs])}
     finally:
         rt.down(settings)
     out["peak_rss_mb"] = _peak_rss_mb()
     return out
+
+
+def _task_timeline(settings, run_ids: list[str]) -> dict:
+    """Where the scheduler's seconds went, from Airflow's own task_instance rows of these runs.
+
+    Per task: instances, mean seconds queued -> running (executor and process start), mean seconds
+    running (the task process), and the seconds from the run's start to the last instance's end. The
+    ``busy`` share is the slot-seconds spent inside task processes over the slots the run had.
+    """
+    from sqlalchemy import create_engine, text
+
+    from quire import airflow_runtime as rt
+
+    engine = create_engine(rt.airflow_sqlalchemy_urls(rt.airflow_database_url(settings))[0])
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text(
+                "SELECT ti.task_id, ti.queued_dttm, ti.start_date, ti.end_date, dr.start_date AS run_start, "
+                "dr.end_date AS run_end FROM task_instance ti JOIN dag_run dr ON dr.dag_id = ti.dag_id AND dr.run_id = ti.run_id "
+                "WHERE ti.run_id = ANY(:ids) AND ti.start_date IS NOT NULL AND ti.end_date IS NOT NULL"),
+                {"ids": run_ids}).all()
+    finally:
+        engine.dispose()
+    if not rows:
+        return {}
+    run_start = min(r.run_start for r in rows)
+    run_end = max(r.run_end or r.end_date for r in rows)
+    tasks: dict[str, dict] = {}
+    for r in rows:
+        task = tasks.setdefault(r.task_id.rsplit(".", 1)[-1], {"n": 0, "queued_s": 0.0, "running_s": 0.0,
+                                                               "last_end_s": 0.0})
+        task["n"] += 1
+        task["queued_s"] += ((r.start_date - r.queued_dttm).total_seconds() if r.queued_dttm else 0.0)
+        task["running_s"] += (r.end_date - r.start_date).total_seconds()
+        task["last_end_s"] = max(task["last_end_s"], (r.end_date - run_start).total_seconds())
+    for task in tasks.values():
+        task["queued_s"] = round(task["queued_s"] / task["n"], 2)
+        task["running_s"] = round(task["running_s"] / task["n"], 2)
+        task["last_end_s"] = round(task["last_end_s"], 1)
+    return {"run_s": round((run_end - run_start).total_seconds(), 1), "tasks": tasks}
 
 
 def _wait_no_active_runs(client) -> None:
@@ -291,6 +334,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{median.get('loop', float('nan')):>12.2f} {ratio:>6.2f}   {per_round}")
     for mode, rs in rounds.items():
         print(f"peak RSS of one process, {mode}: {max(r['peak_rss_mb'] for r in rs):.0f} MB")
+    for name in sets:
+        timeline = rounds.get("scheduler", [{}])[-1].get(name, {}).get("timeline")
+        if not timeline:
+            continue
+        print(f"\nscheduler, {name}, last round: the run took {timeline['run_s']} s")
+        print(f"  {'task':16} {'instances':>9} {'queued s':>9} {'running s':>10} {'last done at s':>15}")
+        for task, t in sorted(timeline["tasks"].items(), key=lambda item: item[1]["last_end_s"]):
+            print(f"  {task:16} {t['n']:>9} {t['queued_s']:>9.2f} {t['running_s']:>10.2f} {t['last_end_s']:>15.1f}")
     if not args.keep and args.work is None:
         shutil.rmtree(work, ignore_errors=True)
     return 0
