@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-5"
+EXTRACTOR_VERSION = "generic-6"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -41,6 +41,8 @@ _LABELLED_SAME_LINE = 0.95
 _LABELLED_BELOW = 0.85
 _FALLBACK = 0.55
 _MISREAD = 0.45  # a value read through a repaired OCR misreading
+#: the largest difference rounding makes between two totals (cash rounding to 5 cents)
+_ROUNDING_STEP = Decimal("0.05")
 _MISSING = FieldValue(None, 0.0)
 
 
@@ -332,8 +334,49 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
         totals = [c for c in totals if c.position < boundary]
     total = _choose_total(totals, chosen, context)
     if total is not None:
-        chosen["total_amount"] = total
+        first_amount = min((c.position for c in candidates), default=len(context.lines))
+        chosen["total_amount"] = _repair_misread_total(total, totals, chosen, context.lines[:first_amount], context)
     return chosen
+
+
+def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],
+                          item_lines: Sequence[TextLine], context: DocumentContext) -> FieldValue:
+    """The total a receipt's other readings agree on, where OCR misread one digit of every one of them.
+
+    A receipt states its total several times (item amount, subtotal, total, rounded total). When
+    the chosen total agrees with none of the others, even within rounding, the digit OCR misread
+    differs between them ("Total 91.00", "Rounded Total 9.60" for 9.00): an amount printed above
+    the totals that is one character from the chosen total and from another reading is what all
+    of them say. A total that any other reading corroborates is kept.
+    """
+    value = Decimal(total.value)
+    readings = [c.value for c in totals]
+    subtotal, tax = chosen.get("subtotal_amount"), chosen.get("tax_amount")
+    if subtotal is not None and subtotal.value:
+        readings.append(Decimal(subtotal.value))
+    if value in readings:
+        readings.remove(value)  # the chosen total's own line
+    taxed = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
+    printed = {n.value for line in item_lines for n in find_numbers(line, context.decimal_separator) if n.has_fraction}
+    # net + tax = total within rounding ("Total Sales 33.00", "GST 1.98", "Rounding 0.02", "TOTAL 35.00")
+    if not readings or value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + taxed):
+        return total
+    agreed = {v for v in printed
+              if v != value and _one_edit(v, value) and any(r == v or _one_edit(v, r) for r in readings)}
+    if len(agreed) != 1:
+        return total
+    return FieldValue(format_amount(agreed.pop()), min(total.confidence, _MISREAD))
+
+
+def _one_edit(first: Decimal, second: Decimal) -> bool:
+    """Whether two amounts as printed differ by one character substituted, inserted or dropped."""
+    a, b = format_amount(first), format_amount(second)
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    shorter, longer = (a, b) if len(a) < len(b) else (b, a)
+    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
 
 
 def _label_match(text: str, role: str) -> re.Match[str] | None:

@@ -92,8 +92,11 @@ TAX_NOT_AMOUNT = _any(
     r"\b(?:vat|gst|sst|tax|ust|tva|btw)[\s.-]*(?:reg|id\b|no\b|nr\b|n[°o]|number|nummer|identification|code)",
     r"\btax\s*invoice", r"\bust-?idnr", r"\bsummary\b", r"\bintracom", r"\bsteuer-?nr",
 )
+#: "TOTAL" with one letter misread as a look-alike glyph ("EOTAL", "T0TAL", "TOTA1", "TOTAI"), as OCR
+#: reads a receipt's bold or condensed total line; only in capitals, where a misread word is no other word
+_TOTAL_MISREAD = (r"(?-i:\b(?:[EIJY17]OTAL|T[0QD]TAL|TO[I1J7]AL|TOT[4]L|TOTA[I1|])\b)")
 TOTAL_PLAIN = _any(r"\btotal\b", r"\bgesamt\b", r"\bsumme\b", r"\btotaal\b", r"\bmontant\b", r"\bamount\b",
-                   r"\btota\s?[i1|]\b")  # OCR's "Tota i", "TOTA1"
+                   r"\btota\s?[i1|]\b", _TOTAL_MISREAD)  # OCR's "Tota i", "TOTA1"
 
 
 def amount_role(text: str) -> tuple[str, int] | None:
