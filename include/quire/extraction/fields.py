@@ -335,19 +335,19 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
     total = _choose_total(totals, chosen, context)
     if total is not None:
         first_amount = min((c.position for c in candidates), default=len(context.lines))
-        chosen["total_amount"] = _repair_misread_total(total, totals, chosen, context.lines[:first_amount], context)
+        chosen["total_amount"] = _repair_misread_total(total, totals, chosen, first_amount, context)
     return chosen
 
 
 def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],
-                          item_lines: Sequence[TextLine], context: DocumentContext) -> FieldValue:
-    """The total a receipt's other readings agree on, where OCR misread one digit of every one of them.
+                          first_amount: int, context: DocumentContext) -> FieldValue:
+    """The total a receipt's other readings agree on, where OCR misread one digit of the chosen one.
 
-    A receipt states its total several times (item amount, subtotal, total, rounded total). When
-    the chosen total agrees with none of the others, even within rounding, the digit OCR misread
-    differs between them ("Total 91.00", "Rounded Total 9.60" for 9.00): an amount printed above
-    the totals that is one character from the chosen total and from another reading is what all
-    of them say. A total that any other reading corroborates is kept.
+    A receipt states its total several ways: the item amount, subtotal (+ tax), total, rounded
+    total, cash tendered less change. When the chosen total agrees with none of them, even within
+    rounding, but an amount one character from it is what two of the others say, all of them
+    misread a different digit ("Total 91.00", "Rounded Total 9.60" and the item's "9.00" for 9.00).
+    A total that any other reading corroborates is kept.
     """
     value = Decimal(total.value)
     readings = [c.value for c in totals]
@@ -356,16 +356,40 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
         readings.append(Decimal(subtotal.value))
     if value in readings:
         readings.remove(value)  # the chosen total's own line
-    taxed = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
-    printed = {n.value for line in item_lines for n in find_numbers(line, context.decimal_separator) if n.has_fraction}
     # net + tax = total within rounding ("Total Sales 33.00", "GST 1.98", "Rounding 0.02", "TOTAL 35.00")
-    if not readings or value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + taxed):
+    sums = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
+    paid = _tendered_less_change(context, first_amount)
+    sums += [paid] if paid is not None else []
+    printed = {n.value for line in context.lines[:first_amount]
+               for n in find_numbers(line, context.decimal_separator) if n.has_fraction}
+    if value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + sums):
         return total
-    agreed = {v for v in printed
-              if v != value and _one_edit(v, value) and any(r == v or _one_edit(v, r) for r in readings)}
+    statements = readings + sums
+
+    def support(amount: Decimal) -> int:  # the statements of the total within one character, and the items
+        return sum(1 for s in statements if s == amount or _one_edit(s, amount)) + (amount in printed)
+
+    agreed = {v for v in {*statements, *printed} if v != value and _one_edit(v, value)
+              and any(s == v or _one_edit(s, v) for s in statements) and support(v) >= 2}
     if len(agreed) != 1:
         return total
     return FieldValue(format_amount(agreed.pop()), min(total.confidence, _MISREAD))
+
+
+def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decimal | None:
+    """Cash tendered less the change given, from the payment lines under the totals: the amount paid."""
+    tendered = change = None
+    for line in context.lines[first_amount:]:
+        money = [n.value for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        if not money:
+            continue
+        if change is None and tendered is not None and labels.CHANGE.search(line.text):
+            change = money[-1]
+        elif tendered is None and labels.TENDERED.search(line.text):
+            tendered = money[-1]
+    if tendered is None or change is None or change > tendered:
+        return None
+    return tendered - change
 
 
 def _one_edit(first: Decimal, second: Decimal) -> bool:

@@ -84,6 +84,10 @@ TOTAL_STRONG = _any(
 #: payment lines end the totals block of a receipt: totals printed after them are summaries
 PAYMENT = _any(r"\bcash\b", r"\bchange\b", r"\btender", r"\bpaid\b", r"\bvisa\b", r"\bmaster\s*card\b",
                r"\bcredit\s*card\b", r"\bbar\s*(?:gegeben|bezahlt)\b", r"\besp[èe]ces\b", r"\bcontant\b")
+#: the money handed over, and the change given back, on a receipt's payment lines
+TENDERED = _any(r"\bcash\b", r"\btender", r"\bpayment\b", r"\bbar\s*(?:gegeben|bezahlt)\b", r"\besp[èe]ces\b",
+                r"\bcontant\b")
+CHANGE = _any(r"\bchange\b", r"\br[üu]ckgeld\b", r"\brendu\b", r"\bwisselgeld\b")
 #: "total includes 6% GST 1.66" states the tax inside a total, not a total
 TAX_INCLUDED = _any(r"\bincl(?:udes?|uding|\.)?\s*\d+(?:[.,]\d+)?\s*%\s*(?:gst|vat|tax|sst|mwst|tva|btw)\b")
 TAX = _any(r"\b(?:vat|gst|sst|tax|mwst|ust|mehrwertsteuer|umsatzsteuer|tva|btw)\b")

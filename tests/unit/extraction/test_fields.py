@@ -294,3 +294,30 @@ CASH 55.00
 """)
     fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
     assert fields["total_amount"].value == "35.00"
+
+
+def test_subtotal_plus_tax_and_cash_less_change_outvote_a_total_misread_by_one_digit(make_document):
+    receipt = make_document("""
+SUBANG HEALTHCARE SDN BHD
+SUB-TOTAL 27.27
+GST 1.63
+TOTAL 26.90
+CASH 30.00
+CHANGE 1.10
+""")
+    fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "28.90"
+
+
+def test_a_single_misread_reading_does_not_overrule_the_total(make_document):
+    # the change misread (1.80 for 1.30) and two item amounts one digit apart are no evidence
+    receipt = make_document("""
+SANYU STATIONERY SHOP
+ITEM A 4.00
+ITEM B 4.70
+TOTAL 8.70
+CASH 10.00
+CHANGE 1.80
+""")
+    fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "8.70"
