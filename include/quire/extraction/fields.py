@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-5"
+EXTRACTOR_VERSION = "generic-6"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -41,6 +41,8 @@ _LABELLED_SAME_LINE = 0.95
 _LABELLED_BELOW = 0.85
 _FALLBACK = 0.55
 _MISREAD = 0.45  # a value read through a repaired OCR misreading
+#: the largest difference rounding makes between two totals (cash rounding to 5 cents)
+_ROUNDING_STEP = Decimal("0.05")
 _MISSING = FieldValue(None, 0.0)
 
 
@@ -332,8 +334,73 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
         totals = [c for c in totals if c.position < boundary]
     total = _choose_total(totals, chosen, context)
     if total is not None:
-        chosen["total_amount"] = total
+        first_amount = min((c.position for c in candidates), default=len(context.lines))
+        chosen["total_amount"] = _repair_misread_total(total, totals, chosen, first_amount, context)
     return chosen
+
+
+def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],
+                          first_amount: int, context: DocumentContext) -> FieldValue:
+    """The total a receipt's other readings agree on, where OCR misread one digit of the chosen one.
+
+    A receipt states its total several ways: the item amount, subtotal (+ tax), total, rounded
+    total, cash tendered less change. When the chosen total agrees with none of them, even within
+    rounding, but an amount one character from it is what two of the others say, all of them
+    misread a different digit ("Total 91.00", "Rounded Total 9.60" and the item's "9.00" for 9.00).
+    A total that any other reading corroborates is kept.
+    """
+    value = Decimal(total.value)
+    readings = [c.value for c in totals]
+    subtotal, tax = chosen.get("subtotal_amount"), chosen.get("tax_amount")
+    if subtotal is not None and subtotal.value:
+        readings.append(Decimal(subtotal.value))
+    if value in readings:
+        readings.remove(value)  # the chosen total's own line
+    # net + tax = total within rounding ("Total Sales 33.00", "GST 1.98", "Rounding 0.02", "TOTAL 35.00")
+    sums = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
+    paid = _tendered_less_change(context, first_amount)
+    sums += [paid] if paid is not None else []
+    printed = {n.value for line in context.lines[:first_amount]
+               for n in find_numbers(line, context.decimal_separator) if n.has_fraction}
+    if value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + sums):
+        return total
+    statements = readings + sums
+
+    def support(amount: Decimal) -> int:  # the statements of the total within one character, and the items
+        return sum(1 for s in statements if s == amount or _one_edit(s, amount)) + (amount in printed)
+
+    agreed = {v for v in {*statements, *printed} if v != value and _one_edit(v, value)
+              and any(s == v or _one_edit(s, v) for s in statements) and support(v) >= 2}
+    if len(agreed) != 1:
+        return total
+    return FieldValue(format_amount(agreed.pop()), min(total.confidence, _MISREAD))
+
+
+def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decimal | None:
+    """Cash tendered less the change given, from the payment lines under the totals: the amount paid."""
+    tendered = change = None
+    for line in context.lines[first_amount:]:
+        money = [n.value for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        if not money:
+            continue
+        if change is None and tendered is not None and labels.CHANGE.search(line.text):
+            change = money[-1]
+        elif tendered is None and labels.TENDERED.search(line.text):
+            tendered = money[-1]
+    if tendered is None or change is None or change > tendered:
+        return None
+    return tendered - change
+
+
+def _one_edit(first: Decimal, second: Decimal) -> bool:
+    """Whether two amounts as printed differ by one character substituted, inserted or dropped."""
+    a, b = format_amount(first), format_amount(second)
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    shorter, longer = (a, b) if len(a) < len(b) else (b, a)
+    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
 
 
 def _label_match(text: str, role: str) -> re.Match[str] | None:
@@ -399,8 +466,10 @@ _TITLE_ONLY = re.compile(
     re.IGNORECASE)
 #: a company registration number ("(860671-D)", "002043319-W", "ROC NO. : (1072825-A)", "CO-REG:860671-D")
 _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]]?", re.IGNORECASE)
+#: a line that only holds one, also as OCR reads it: a space inside the digits, "~" for the hyphen
+#: ("7891 7-W" for 789417-W, "1118256~K")
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
-                                r"[(\[]?\s*[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
+                                r"[(\[]?\s*[A-Z]{0,2}\d(?:\s?\d){4,11}\s?[-~]?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
 #: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SDN BHO", "SDN BND")
 _SDN_BHD_MISREAD = re.compile(r"\bS[DO0I][NM]\.?\s?B[HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y

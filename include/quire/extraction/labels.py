@@ -84,6 +84,10 @@ TOTAL_STRONG = _any(
 #: payment lines end the totals block of a receipt: totals printed after them are summaries
 PAYMENT = _any(r"\bcash\b", r"\bchange\b", r"\btender", r"\bpaid\b", r"\bvisa\b", r"\bmaster\s*card\b",
                r"\bcredit\s*card\b", r"\bbar\s*(?:gegeben|bezahlt)\b", r"\besp[èe]ces\b", r"\bcontant\b")
+#: the money handed over, and the change given back, on a receipt's payment lines
+TENDERED = _any(r"\bcash\b", r"\btender", r"\bpayment\b", r"\bbar\s*(?:gegeben|bezahlt)\b", r"\besp[èe]ces\b",
+                r"\bcontant\b")
+CHANGE = _any(r"\bchange\b", r"\br[üu]ckgeld\b", r"\brendu\b", r"\bwisselgeld\b")
 #: "total includes 6% GST 1.66" states the tax inside a total, not a total
 TAX_INCLUDED = _any(r"\bincl(?:udes?|uding|\.)?\s*\d+(?:[.,]\d+)?\s*%\s*(?:gst|vat|tax|sst|mwst|tva|btw)\b")
 TAX = _any(r"\b(?:vat|gst|sst|tax|mwst|ust|mehrwertsteuer|umsatzsteuer|tva|btw)\b")
@@ -92,8 +96,11 @@ TAX_NOT_AMOUNT = _any(
     r"\b(?:vat|gst|sst|tax|ust|tva|btw)[\s.-]*(?:reg|id\b|no\b|nr\b|n[°o]|number|nummer|identification|code)",
     r"\btax\s*invoice", r"\bust-?idnr", r"\bsummary\b", r"\bintracom", r"\bsteuer-?nr",
 )
+#: "TOTAL" with one letter misread as a look-alike glyph ("EOTAL", "T0TAL", "TOTA1", "TOTAI"), as OCR
+#: reads a receipt's bold or condensed total line; only in capitals, where a misread word is no other word
+_TOTAL_MISREAD = (r"(?-i:\b(?:[EIJY17]OTAL|T[0QD]TAL|TO[I1J7]AL|TOT[4]L|TOTA[I1|])\b)")
 TOTAL_PLAIN = _any(r"\btotal\b", r"\bgesamt\b", r"\bsumme\b", r"\btotaal\b", r"\bmontant\b", r"\bamount\b",
-                   r"\btota\s?[i1|]\b")  # OCR's "Tota i", "TOTA1"
+                   r"\btota\s?[i1|]\b", _TOTAL_MISREAD)  # OCR's "Tota i", "TOTA1"
 
 
 def amount_role(text: str) -> tuple[str, int] | None:

@@ -219,13 +219,30 @@ _SLASHES_MISREAD = re.compile(r"(?<![\w.\-/])(\d{2})[17lI|](\d{2})[17lI|]((?:19|
 _SEPARATOR_MISREAD = re.compile(
     r"(?<![\w.\-/])(\d{1,2})\s?[-/. ]\s?(\d{1,2})\s?[-/.]\s?(\d{4}|\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))")
 
+#: a digit of a numeric date read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018")
+_DIGIT_LOOKALIKES = str.maketrans("OoDQIl|SsBZ", "00001115582")
+_DATE_DIGIT = r"[\dOoDQIl|SsBZ]"
+_DIGITS_MISREAD = re.compile(
+    rf"(?<![\w.\-/])({_DATE_DIGIT}{{1,2}})([-/.])({_DATE_DIGIT}{{1,2}})\2((?:[12]|{_DATE_DIGIT}){_DATE_DIGIT}{{3}}|\d{{2}})"
+    rf"(?![\w/])")
+
 
 def find_misread_dates(text: str) -> list[DateMatch]:
-    """Numeric dates whose separators OCR misread (see _SLASHES_MISREAD), in reading order."""
+    """Numeric dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _DIGITS_MISREAD),
+    in reading order."""
     found = []
-    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD):
+    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD, _DIGITS_MISREAD):
         for m in pattern.finditer(text):
-            first, second, year = int(m[1]), int(m[2]), _year(m[3])
+            if pattern is _DIGITS_MISREAD:
+                parts = [m[1], m[3], m[4]]
+                if all(part.isdigit() for part in parts) or not any(c.isdigit() for c in "".join(parts)):
+                    continue  # a readable date, or letters only ("Il/SS/BOOD" is no date)
+                digits = [part.translate(_DIGIT_LOOKALIKES) for part in parts]
+                first, second, year = int(digits[0]), int(digits[1]), _year(digits[2])
+                if not 1990 <= year <= 2099:
+                    continue
+            else:
+                first, second, year = int(m[1]), int(m[2]), _year(m[3])
             day_first, month_first = _safe_date(year, second, first), _safe_date(year, first, second)
             if day_first is not None or month_first is not None:
                 found.append(DateMatch(m.start(), m.end(), day_first, month_first))

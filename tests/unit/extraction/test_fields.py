@@ -248,3 +248,76 @@ Paid         RM7.00
 """)
     fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert fields["total_amount"].value == "7.00"
+
+
+RECEIPT = Classification("receipt", 0.9, "test")
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    # SROIE 000 as tesseract reads it: the item says 9.00, both totals misread one digit each
+    ("""
+BOOK TA __K (TAMAN DAYA) SDN BHD
+Date 25/12/2018 8:13:39 PM
+9556939040118 KF MODELLING CLAY KIDDY FISH
+LPC OC 9.00) 6,00 9.00
+Total 91.00
+Rour ding Adjustment 0.00
+Round::d Total (RM); 9.60
+Cash = SN S.00
+""", "9.00"),
+    # SROIE 507: "TOTAL" read as "EOTAL", 6.00 as 6.60 and the subtotal's 6 as 8
+    ("""
+AIK HUAT HARDWARE ENTERPRISE SDN BHD
+RECEIPT. #: CS5P0%02390 DATE: 30/03/2017
+6521 000000008 i 6.00 AGS
+SUB-TOTAL (GST) 8.00
+EOTAL 6.60
+CASH 20.80
+""", "6.00"),
+])
+def test_a_total_every_reading_of_which_ocr_misread_is_what_they_agree_on(make_document, lines, expected):
+    fields = extract_fields(make_document(lines), RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == expected
+
+
+def test_a_total_that_net_plus_tax_explains_is_no_misreading(make_document):
+    # SROIE 281: 33.00 + GST 1.98 + rounding 0.02 = 35.00, though 33.00 is one digit from 35.00
+    receipt = make_document("""
+DI HUAN YA RESTAURANT
+DATE : 07/04/2018 - 18.10:59
+1 106 33.00 SR
+TOTAL SALES AMOUNT 33.00
+GST 6% 1.98
+ROUNDING ADJUSTMENT 0.02
+TOTAL 35.00
+CASH 55.00
+""")
+    fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "35.00"
+
+
+def test_subtotal_plus_tax_and_cash_less_change_outvote_a_total_misread_by_one_digit(make_document):
+    receipt = make_document("""
+SUBANG HEALTHCARE SDN BHD
+SUB-TOTAL 27.27
+GST 1.63
+TOTAL 26.90
+CASH 30.00
+CHANGE 1.10
+""")
+    fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "28.90"
+
+
+def test_a_single_misread_reading_does_not_overrule_the_total(make_document):
+    # the change misread (1.80 for 1.30) and two item amounts one digit apart are no evidence
+    receipt = make_document("""
+SANYU STATIONERY SHOP
+ITEM A 4.00
+ITEM B 4.70
+TOTAL 8.70
+CASH 10.00
+CHANGE 1.80
+""")
+    fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == "8.70"

@@ -148,11 +148,15 @@ def test_infer_decimal_separator(text, expected):
     ("Date: 1770372018", date(2018, 3, 17)),  # "17/03/2018" with both slashes read as 7
     ("31I12I2019", date(2019, 12, 31)),
     ("27 04-18 16:26 SHO", date(2018, 4, 27)),  # a till timestamp with one separator lost
+    ("DATE: 3O/O3/2017", date(2017, 3, 30)),  # digits read as the letters they look like
+    ("l7-04-18 16:26", date(2018, 4, 17)),
+    ("2S/12/2018", date(2018, 12, 25)),
 ])
 def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
     assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
 
 
-@pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00"])
+@pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00", "25/12/2018",
+                                  "SO/OS/SOS", "1O-2O-3O", "12/O4/3O18"])
 def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
     assert find_misread_dates(text) == []

@@ -175,3 +175,17 @@ def test_a_unit_in_parentheses_is_no_legal_form(make_document):
                "Koffiebonen, biologisch (kg)\n"
                "25 x 10,00 250,00\n")
     assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.0.F."
+
+
+def test_a_registration_number_as_ocr_reads_it_is_no_address_line(make_document):
+    # SROIE 324 as tesseract reads it: "1118256~K" under the name, then the GST line, then the address
+    text = """
+SUBANG HEALTHCARE SDN BHD
+1118256~K
+GST NO: 001536708408
+B-8, JALAN SS15/4D,
+47500 SUBANG JAYA, SELANGOR
+TEL: 03-56127718
+"""
+    assert _vendor(make_document, text, "receipt") == ("SUBANG HEALTHCARE SDN BHD",
+                                                       "B-8, JALAN SS15/4D, 47500 SUBANG JAYA, SELANGOR")
