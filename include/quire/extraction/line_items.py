@@ -179,6 +179,9 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             current_page, pending, page_done, page_rows = line.page_number, [], False, 0
         if page_done:
             continue
+        line = _within_table(line, columns)
+        if not line.words:
+            continue
         if amount_role(line.text) is not None and _is_totals_line(line, columns, decimal_separator):
             ended = True
             continue
@@ -186,7 +189,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             page_done = page_rows > 0 and _CONTINUED.search(line.text) is not None
             continue
         numbers = find_numbers(line, decimal_separator)
-        cells = _assign(line, numbers, columns)
+        cells = _with_inline_times(_assign(line, numbers, columns), decimal_separator)
         if any(n.has_fraction for n in numbers):
             rows_seen += 1
         if "amount" in cells.numbers:
@@ -212,9 +215,24 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             else:
                 pending = pending + [(" ".join(cells.description), line)]
     if not header_found:
-        return _receipt_items(lines, decimal_separator)
+        receipt = _receipt_items(lines, decimal_separator)
+        return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
     items = _without_row_numbers([_to_item(row) for row in rows])
+    if not items:  # a header whose amount column we cannot name ("Value", "Ext."): rows by arithmetic
+        return replace(_arithmetic_table(lines, decimal_separator), rows_seen=rows_seen, header_found=True)
     return LineItemTable(tuple(items), rows_seen, header_found)
+
+
+#: how far left of its header a table's text may start (OCR and cell padding move it a little), in characters
+_TABLE_EDGE_CHARS = 2.0
+
+
+def _within_table(line: TextLine, columns: Sequence[Column]) -> TextLine:
+    """The words of a line that stand in the table: text left of the header's first cell belongs to
+    something printed beside the table (a sidebar, a margin note), never to a row."""
+    left = columns[0].x0 - _TABLE_EDGE_CHARS * line.char_width()
+    inside = tuple(w for w in line.words if w.x1 > left)
+    return line if len(inside) == len(line.words) else TextLine(line.page_number, line.index, inside)
 
 
 def _known_kinds(columns: Sequence[Column] | None) -> int:
@@ -334,6 +352,60 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
     return LineItemTable(tuple(rows), len(rows), False)
 
 
+#: a word that is only a currency, printed beside the number it belongs to ("$", "EUR")
+_CURRENCY_WORD = re.compile(r"^(?:[$€£¥]|[A-Z]{3}|RM|Fr\.?)$")
+
+
+def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
+    """Rows of a table whose header names no column we know (or that has no header at all), found by
+    arithmetic alone: a line with text and three numbers where quantity x unit price = amount is a row,
+    wherever its columns stand. Text-only lines set tightly under a row continue its description; those
+    set tightly above a row whose own line has no text begin it. Reading stops at the first totals line
+    after a row."""
+    rows: list[LineItem] = []
+    pending: list[tuple[str, TextLine]] = []
+    last: TextLine | None = None  # the line the last row's description ends on
+    for line in lines:
+        numbers = find_numbers(line, decimal_separator)
+        if rows and amount_role(line.text) is not None and len(numbers) <= 1:
+            break
+        if _FURNITURE.search(line.text):
+            pending = []
+            continue
+        triple = _verified_triple(numbers)
+        if triple is not None:
+            text = _text_beside(line, numbers)
+            description = text or " ".join(_wrapped_above(pending, line))
+            if re.search(r"[^\W\d_]", description):
+                quantity, price, amount = triple
+                rows.append(LineItem(" ".join(description.split()), format_quantity(quantity.value),
+                                     format_amount(price.value), format_amount(amount.value), line.confidence))
+                last = line
+            pending = []
+            continue
+        text = _text_beside(line, numbers)
+        if numbers or not text:
+            pending = []
+            continue
+        if rows and last is not None and last.page_number == line.page_number \
+                and line.top - last.bottom < _WRAPPED_GAP * line.height and not pending:
+            rows[-1] = replace(rows[-1], description=f"{rows[-1].description} {' '.join(text.split())}")
+            last = line
+        else:
+            pending.append((text, line))
+    items = _without_row_numbers(rows)
+    return LineItemTable(tuple(items), len(items), False)
+
+
+def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
+    """A row line's words that are not its numbers or the currencies printed with them."""
+    def in_number(word: Word) -> bool:
+        return any(word.x0 >= n.x0 - 0.01 and word.x1 <= n.x1 + 0.01 for n in numbers)
+
+    return " ".join(w.text for w in line.words
+                    if not in_number(w) and not _CURRENCY_WORD.match(w.text) and not _is_speck(w))
+
+
 def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
     """A subtotal/total/tax line, not an item whose description happens to say "total"."""
     numbers = find_numbers(line, decimal_separator)
@@ -371,6 +443,24 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
                    if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"
                    and not _is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
+
+
+def _with_inline_times(cells: _Cells, decimal_separator: str | None) -> _Cells:
+    """A row whose quantity and unit price are printed in its description cell ("2 x 600.00" under
+    the description, the amount in its column): both read from there when their product is the
+    amount, and only the text before them is description (none at all if the item is named on the
+    line above)."""
+    amount = cells.numbers.get("amount")
+    match = _TIMES.match(" ".join(cells.description))
+    if amount is None or match is None or (match["after"] or "").strip():
+        return cells
+    quantity = parse_amount(match["qty"], decimal_separator)
+    price = parse_amount(match["price"], decimal_separator)
+    if quantity is None or price is None or not _fits(quantity, price, amount.value):
+        return cells
+    numbers = {"quantity": NumberToken(quantity, match["qty"], amount.x0, amount.x0, False),
+               "unit_price": NumberToken(price, match["price"], amount.x0, amount.x0, True), **cells.numbers}
+    return _Cells(match["before"].split(), numbers, cells.spare)
 
 
 def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
