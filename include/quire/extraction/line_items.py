@@ -189,7 +189,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             page_done = page_rows > 0 and _CONTINUED.search(line.text) is not None
             continue
         numbers = find_numbers(line, decimal_separator)
-        cells = _with_inline_times(_assign(line, numbers, columns), decimal_separator)
+        cells = _with_inline_times(line, _assign(line, numbers, columns), columns, decimal_separator)
         if any(n.has_fraction for n in numbers):
             rows_seen += 1
         if "amount" in cells.numbers:
@@ -206,6 +206,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             pending = []
             page_rows += 1
         elif cells.description and not cells.numbers:
+            if rows and _fills_row(rows[-1], line, columns, decimal_separator):
+                continue
             following = lines[position + 1] if position + 1 < len(lines) else None
             # a row continues on its own page only: the top of the next page is no continuation
             if rows and line.page_number == rows[-1].line.page_number and line.top - rows[-1].bottom < 1.2 * line.height \
@@ -233,6 +235,23 @@ def _within_table(line: TextLine, columns: Sequence[Column]) -> TextLine:
     left = columns[0].x0 - _TABLE_EDGE_CHARS * line.char_width()
     inside = tuple(w for w in line.words if w.x1 > left)
     return line if len(inside) == len(line.words) else TextLine(line.page_number, line.index, inside)
+
+
+def _fills_row(row: _Row, line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
+    """A detail line under a row that printed only its amount ("2 x 600.00" below "Website redesign
+    1,200.00"): its quantity and unit price go to the row, and the line's item words to its description."""
+    amount = row.numbers.get("amount")
+    if amount is None or "quantity" in row.numbers or "unit_price" in row.numbers \
+            or line.page_number != row.line.page_number or line.top - row.bottom > 1.2 * line.height:
+        return False
+    detail = _detail_numbers(line, _description_words(line, columns), amount.value, decimal_separator)
+    if detail is None:
+        return False
+    before, row.numbers["quantity"], row.numbers["unit_price"] = detail
+    if before:
+        row.description.append(" ".join(before))
+    row.bottom = line.bottom
+    return True
 
 
 def _known_kinds(columns: Sequence[Column] | None) -> int:
@@ -445,22 +464,70 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
     return _Cells(description, assigned, tuple(spare))
 
 
-def _with_inline_times(cells: _Cells, decimal_separator: str | None) -> _Cells:
+#: the words a detail line prints around its quantity and unit price ("Qty: 2 x 600.00 each", "12 h @ 95.00/h",
+#: "Menge 3 zu je 12,50"): signs, connectors, labels and units, never an item's name
+_DETAIL_WORD = re.compile(r"^(?:[x×*@:;,.·|/()=-]+|at|à|a|zu|je|per|each|pro|par|stuk|unit|units|price|prix|preis|"
+                          r"prijs|qty|quantity|menge|anzahl|qté|quantité|aantal|rate|tarif)$|^/",
+                          re.IGNORECASE)
+
+
+def _is_detail_word(word: str) -> bool:
+    word = word.strip(":;,.()")
+    return not word or bool(_DETAIL_WORD.match(word) or QUANTITY_UNIT.match(word) or _CURRENCY_WORD.match(word))
+
+
+def _detail_numbers(line: TextLine, words: Sequence[Word], amount: Decimal,
+                    decimal_separator: str | None) -> tuple[list[str], NumberToken, NumberToken] | None:
+    """Quantity and unit price printed as text in a row's description cell or on a detail line of its
+    own ("2 x 600.00", "Qty: 3 @ 12.50 each"): two numbers, the quantity first, whose product is the
+    row's amount, with nothing but signs, labels and units after the quantity. Returns the words
+    before the quantity that name the item (none if they are labels too) and the two numbers."""
+    words = [_without_per_unit(w) for w in words]
+    cell = TextLine(line.page_number, line.index, tuple(words))
+    numbers = find_numbers(cell, decimal_separator) if words else ()
+    for i, quantity in enumerate(numbers):
+        for price in numbers[i + 1:]:
+            if quantity.value <= 0 or not _fits(quantity.value, price.value, amount):
+                continue
+            others = [w for w in words if not any(w.x0 >= n.x0 - 0.01 and w.x1 <= n.x1 + 0.01
+                                                  for n in (quantity, price))]
+            before = [w.text for w in others if w.x1 <= quantity.x0 + 0.01]
+            if not all(_is_detail_word(w.text) for w in others if w.x1 > quantity.x0 + 0.01):
+                continue
+            return ([] if all(_is_detail_word(text) for text in before) else before), quantity, price
+    return None
+
+
+_PER_UNIT = re.compile(r"(.*\d)/[^\W\d_]+\.?")
+
+
+def _without_per_unit(word: Word) -> Word:
+    """ "95.00/h" as the number it starts with, in the share of the box its characters take."""
+    match = _PER_UNIT.fullmatch(word.text)
+    if match is None:
+        return word
+    share = len(match.group(1)) / len(word.text)
+    return replace(word, text=match.group(1), x1=word.x0 + share * (word.x1 - word.x0))
+
+
+def _with_inline_times(line: TextLine, cells: _Cells, columns: Sequence[Column],
+                       decimal_separator: str | None) -> _Cells:
     """A row whose quantity and unit price are printed in its description cell ("2 x 600.00" under
-    the description, the amount in its column): both read from there when their product is the
-    amount, and only the text before them is description (none at all if the item is named on the
-    line above)."""
+    the description heading, the amount in its column): both read from there, and only the text
+    before them is description (none at all if the item is named on the line above)."""
     amount = cells.numbers.get("amount")
-    match = _TIMES.match(" ".join(cells.description))
-    if amount is None or match is None or (match["after"] or "").strip():
+    if amount is None or ("quantity" in cells.numbers and "unit_price" in cells.numbers):
         return cells
-    quantity = parse_amount(match["qty"], decimal_separator)
-    price = parse_amount(match["price"], decimal_separator)
-    if quantity is None or price is None or not _fits(quantity, price, amount.value):
+    words = _description_words(line, columns)
+    detail = _detail_numbers(line, words, amount.value, decimal_separator)
+    if detail is None:
         return cells
-    numbers = {"quantity": NumberToken(quantity, match["qty"], amount.x0, amount.x0, False),
-               "unit_price": NumberToken(price, match["price"], amount.x0, amount.x0, True), **cells.numbers}
-    return _Cells(match["before"].split(), numbers, cells.spare)
+    before, quantity, price = detail
+    return _Cells(before, {"quantity": quantity, "unit_price": price, **cells.numbers}, cells.spare)
+
+
+def _description_words(line: TextLine, columns: Sequence[Column]) -> list[Word]:
+    return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not _is_speck(w)]
 
 
 def _unit_after(line: TextLine, token: NumberToken) -> Word | None:

@@ -329,3 +329,19 @@ Main Street 5
                                             Total            25.00
 """))
     assert rows == [("Widgets, blue", "2", "10.00", "20.00"), ("Bolts", "1", "5.00", "5.00")]
+
+
+def test_a_detail_line_under_an_amount_row_gives_its_quantity_and_unit_price(make_document):
+    rows, _ = _rows(make_document("""
+Description                                        Amount
+
+Website redesign                                  1,200.00
+  2 x 600.00
+Consulting, March                                 1,140.00
+  Qty: 12 h @ 95.00/h
+Hosting for 12 months                               240.00
+Setup                                                50.00
+                                     Total        2,630.00
+"""))
+    assert rows == [("Website redesign", "2", "600.00", "1200.00"), ("Consulting, March", "12", "95.00", "1140.00"),
+                    ("Hosting for 12 months", None, None, "240.00"), ("Setup", None, None, "50.00")]
