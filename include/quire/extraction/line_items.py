@@ -393,7 +393,9 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
             continue
         triple = _verified_triple(numbers)
         if triple is not None:
-            text = _text_beside(line, numbers)
+            # numbers left of the quantity are the description's own ("Paper A4 80 g/m²"); those right of it
+            # stand in columns of their own (a VAT rate, a discount)
+            text = _text_beside(line, [*triple, *(n for n in numbers if n.x0 > triple[0].x0)])
             description = text or " ".join(_wrapped_above(pending, line))
             if re.search(r"[^\W\d_]", description):
                 quantity, price, amount = triple

@@ -281,10 +281,11 @@ ACME Ltd                                   INVOICE 123
 Blue widgets                  2        10.00      20.00
 Red widget, large             1     1,250.00   1,250.00
  3   Consulting hours                 120.00     360.00
-                                    Total      1,630.00
+Paper A4 80 g/m2, box        25       392.00   9,800.00
+                                    Total     11,430.00
 """))
     assert rows == [("Blue widgets", "2", "10.00", "20.00"), ("Red widget, large", "1", "1250.00", "1250.00"),
-                    ("Consulting hours", "3", "120.00", "360.00")]
+                    ("Consulting hours", "3", "120.00", "360.00"), ("Paper A4 80 g/m2, box", "25", "392.00", "9800.00")]
     assert not table.header_found
 
 
