@@ -219,7 +219,9 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     if not header_found:
         receipt = _receipt_items(lines, decimal_separator)
         return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
-    items = _without_row_numbers([_to_item(row) for row in rows])
+    items = _without_row_numbers([_to_item(row) for row in _with_lost_quantity_column(rows)])
+    # an amount alone names no item: a totals line whose label OCR lost
+    items = [item for item in items if item.description or item.quantity is not None or item.unit_price is not None]
     if not items:  # a header whose amount column we cannot name ("Value", "Ext."): rows by arithmetic
         return replace(_arithmetic_table(lines, decimal_separator), rows_seen=rows_seen, header_found=True)
     return LineItemTable(tuple(items), rows_seen, header_found)
@@ -252,6 +254,22 @@ def _fills_row(row: _Row, line: TextLine, columns: Sequence[Column], decimal_sep
         row.description.append(" ".join(before))
     row.bottom = line.bottom
     return True
+
+
+def _with_lost_quantity_column(rows: list[_Row]) -> list[_Row]:
+    """Rows under a header that names a unit price and an amount but no quantity, where the amounts
+    mostly differ from the prices: the table has a quantity column whose heading (and often whose
+    numbers) OCR lost, so a row's quantity may be worked out by division. Where every amount is its
+    price the table has no quantities to find."""
+    priced = [row for row in rows if "quantity" not in row.column_kinds
+              and {"unit_price", "amount"} <= row.column_kinds and "unit_price" in row.numbers
+              and "amount" in row.numbers]
+    differing = [row for row in priced if row.numbers["unit_price"].value != row.numbers["amount"].value]
+    if len(differing) < 2 or len(differing) < 0.5 * len(priced):
+        return rows
+    for row in priced:
+        row.column_kinds = row.column_kinds | {"quantity"}
+    return rows
 
 
 def _known_kinds(columns: Sequence[Column] | None) -> int:
@@ -638,6 +656,28 @@ def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]
     return completed
 
 
+#: OCR drops a decimal point now and then ("2188" for 21.88); a quantity or price read without one
+#: is tried with this many decimal places
+_LOST_POINT_PLACES = (1, 2, 3)
+
+
+def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]:
+    """Quantity x price = amount restored where OCR lost the decimal point of the quantity or the price:
+    the one printed without decimals is divided by 10, 100 or 1000 when that, and only that, makes the
+    product the amount."""
+    quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
+    if quantity is None or price is None or amount is None or _fits(quantity.value, price.value, amount.value):
+        return numbers
+    for kind, token, other in (("quantity", quantity, price), ("unit_price", price, quantity)):
+        if token.has_fraction or token.value <= 0:
+            continue
+        for places in _LOST_POINT_PLACES:
+            value = token.value / 10 ** places
+            if _fits(value, other.value, amount.value):
+                return {**numbers, kind: replace(token, value=value, has_fraction=True)}
+    return numbers
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
     if not all(kind in numbers for kind in _NUMERIC_KINDS) \
@@ -648,7 +688,7 @@ def _to_item(row: _Row) -> LineItem:
             left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
-    numbers = _complete_by_division(numbers, row.column_kinds)
+    numbers = _complete_by_division(_with_lost_points(numbers), row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

@@ -346,3 +346,34 @@ Setup                                                50.00
 """))
     assert rows == [("Website redesign", "2", "600.00", "1200.00"), ("Consulting, March", "12", "95.00", "1140.00"),
                     ("Hosting for 12 months", None, None, "240.00"), ("Setup", None, None, "50.00")]
+
+
+def test_quantities_under_a_heading_ocr_lost_are_worked_out_where_amounts_differ_from_prices(make_document):
+    lost, _ = _rows(make_document("""
+       Item / Service                  Unit Price      Amount
+       Security audit                      433.00      866.00
+       Office chair                         20.69       41.38
+       Consulting services                  78.00      136.50
+                                                    21,084.22
+"""))
+    priced_only, _ = _rows(make_document("""
+Item / Service                  Unit Price      Amount
+Security audit                      433.00      433.00
+Office chair                         20.69       20.69
+                                    Total       453.69
+"""))
+    assert lost == [("Security audit", "2", "433.00", "866.00"), ("Office chair", "2", "20.69", "41.38"),
+                    ("Consulting services", "1.75", "78.00", "136.50")]  # and no row for the unlabelled total
+    assert priced_only == [("Security audit", None, "433.00", "433.00"), ("Office chair", None, "20.69", "20.69")]
+
+
+def test_a_decimal_point_ocr_dropped_from_a_quantity_or_price_is_restored_by_the_arithmetic(make_document):
+    rows, _ = _rows(make_document("""
+Désignation                         Qté      P.U. HT     Total HT
+Audit de sécurité                  2.00         2188        43.76
+Gestion de projet                  1225     2'480.67    30'388.21
+Installation                         14        12.00       168.00
+                                         Total HT     30'599.97
+"""))
+    assert rows == [("Audit de sécurité", "2", "21.88", "43.76"), ("Gestion de projet", "12.25", "2480.67", "30388.21"),
+                    ("Installation", "14", "12.00", "168.00")]
