@@ -286,6 +286,8 @@ _GRID_HORIZONTAL_LINES = 6.0
 _GRID_VERTICAL_LINES = 2.0
 #: and a rule is at most this share of a text-line height thick (filled bands and shaded rows are thicker)
 _GRID_THICKNESS_SHARE = 0.35
+#: how far beyond its ink pixels a rule is whitened
+_GRID_EDGE_PIXELS = 3
 #: the paper's shade is the median of every this-many-th background pixel (the exact median costs more)
 _PAPER_SAMPLE_STEP = 97
 
@@ -296,6 +298,11 @@ def remove_grid_lines(image: Image.Image) -> Image.Image:
     Separate from :func:`remove_rule_rows`, which only whitens separators standing apart between
     text lines: a grid's rules touch each other and the cell text, so they are found as long thin
     runs of ink pixels instead. Shaded bands and filled boxes are thick, and are left alone.
+
+    Off by default: on the first 12 generated dev scans (psm 3), with levelling it found 29.9 % of
+    the item rows against 52.6 % without both steps (1/5 and 2/5 rows on a slanted header_rule
+    page, alone, where the untouched page gives 4/5), because slanted rules are not long in any one
+    pixel row and what is left of them breaks the text lines apart.
     """
     pixels = np.asarray(image)
     grey = pixels if pixels.ndim == 2 else np.asarray(ImageOps.grayscale(image), dtype=np.uint8)
@@ -311,12 +318,15 @@ def remove_grid_lines(image: Image.Image) -> Image.Image:
     rules = horizontal | vertical
     if not rules.any():
         return image
-    # one pixel of margin for the anti-aliased edge of each rule
+    # a margin for the blurred, anti-aliased edge of each rule (left behind, it reads as two faint rules)
     grown = rules.copy()
-    grown[1:] |= rules[:-1]
-    grown[:-1] |= rules[1:]
-    grown[:, 1:] |= rules[:, :-1]
-    grown[:, :-1] |= rules[:, 1:]
+    for _ in range(_GRID_EDGE_PIXELS):
+        edge = grown.copy()
+        edge[1:] |= grown[:-1]
+        edge[:-1] |= grown[1:]
+        edge[:, 1:] |= grown[:, :-1]
+        edge[:, :-1] |= grown[:, 1:]
+        grown = edge
     cleaned = pixels.copy()
     # the paper's own shade, so no white seams are left where the rules were
     cleaned[grown] = np.median(pixels[~ink][::_PAPER_SAMPLE_STEP], axis=0)
