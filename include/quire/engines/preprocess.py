@@ -64,6 +64,9 @@ class Preprocessing:
     #: divide by the estimated paper brightness (shading, creases, tinted paper) so one global
     #: threshold fits the whole page
     flatten: bool = False
+    #: whiten the thin long rules of table grids and boxes (vertical ones cross text lines and are read
+    #: as "|", "I" or "l"; horizontal ones touching a line blur its letters)
+    remove_grid: bool = False
 
     def __post_init__(self) -> None:
         if self.thresholding not in THRESHOLDING_METHODS:
@@ -77,7 +80,7 @@ class Preprocessing:
                f"min_text_height={self.min_text_height};autocontrast={int(self.autocontrast)};"
                f"max_px={self.max_upscaled_pixels}")
         # steps added later appear only when on, so the keys (and cache entries) of older settings stay valid
-        for name in ("deskew", "remove_rules", "sharpen", "flatten"):
+        for name in ("deskew", "remove_rules", "sharpen", "flatten", "remove_grid"):
             if getattr(self, name):
                 key += f";{name}=1"
         return key
@@ -153,6 +156,8 @@ def prepare_page(image: Image.Image, dpi: float, options: Preprocessing) -> Prep
             image = image.rotate(skew, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=background)
         else:
             skew = 0.0
+    if options.remove_grid:  # after levelling: a slanted rule is no long run of ink in one pixel row
+        image = remove_grid_lines(image)
     factor = 1.0
     if options.min_dpi and dpi < options.min_dpi:
         factor = options.min_dpi / dpi
@@ -273,6 +278,76 @@ def remove_rule_rows(image: Image.Image) -> Image.Image:
             cleaned = pixels.copy()
         cleaned[max(0, start - 1):end + 1] = 255  # one row of margin for the anti-aliased edge
     return image if cleaned is None else Image.fromarray(cleaned)
+
+
+#: a horizontal rule runs at least this many text-line heights (no letter or word does), a vertical one ...
+_GRID_HORIZONTAL_LINES = 6.0
+#: ... at least this many (no letter is taller than a line; table rules span rows)
+_GRID_VERTICAL_LINES = 2.0
+#: and a rule is at most this share of a text-line height thick (filled bands and shaded rows are thicker)
+_GRID_THICKNESS_SHARE = 0.35
+#: how far beyond its ink pixels a rule is whitened
+_GRID_EDGE_PIXELS = 3
+#: the paper's shade is the median of every this-many-th background pixel (the exact median costs more)
+_PAPER_SAMPLE_STEP = 97
+
+
+def remove_grid_lines(image: Image.Image) -> Image.Image:
+    """Whiten table rules: runs of ink far longer than a letter, in either direction, that stay thin.
+
+    Separate from :func:`remove_rule_rows`, which only whitens separators standing apart between
+    text lines: a grid's rules touch each other and the cell text, so they are found as long thin
+    runs of ink pixels instead. Shaded bands and filled boxes are thick, and are left alone.
+
+    Off by default: on the first 12 generated dev scans (psm 3), together with levelling, the item
+    rows found fell from about 53 % to 29.9 %; alone, on a slanted page it cost 2 of 4 rows, because
+    slanted rules are long in no one pixel row and what is left of them breaks the text lines apart.
+    """
+    pixels = np.asarray(image)
+    grey = pixels if pixels.ndim == 2 else np.asarray(ImageOps.grayscale(image), dtype=np.uint8)
+    line_height = text_line_height(image)
+    if not line_height:
+        return image
+    ink = grey <= _otsu_threshold(grey)
+    thickness = max(2, round(_GRID_THICKNESS_SHARE * line_height))
+    horizontal = _runs_at_least(ink, round(_GRID_HORIZONTAL_LINES * line_height), axis=1)
+    horizontal &= ~_runs_at_least(horizontal, thickness + 1, axis=0)
+    vertical = _runs_at_least(ink, round(_GRID_VERTICAL_LINES * line_height), axis=0)
+    vertical &= ~_runs_at_least(vertical, thickness + 1, axis=1)
+    rules = horizontal | vertical
+    if not rules.any():
+        return image
+    # a margin for the blurred, anti-aliased edge of each rule (left behind, it reads as two faint rules)
+    grown = rules.copy()
+    for _ in range(_GRID_EDGE_PIXELS):
+        edge = grown.copy()
+        edge[1:] |= grown[:-1]
+        edge[:-1] |= grown[1:]
+        edge[:, 1:] |= grown[:, :-1]
+        edge[:, :-1] |= grown[:, 1:]
+        grown = edge
+    cleaned = pixels.copy()
+    # the paper's own shade, so no white seams are left where the rules were
+    cleaned[grown] = np.median(pixels[~ink][::_PAPER_SAMPLE_STEP], axis=0)
+    return Image.fromarray(cleaned)
+
+
+def _runs_at_least(mask: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """The pixels of ``mask`` that lie in an unbroken run of at least ``length`` along ``axis``."""
+    data = mask if axis == 1 else mask.T
+    if data.shape[1] < length:
+        return np.zeros_like(mask)
+    counts = np.zeros((data.shape[0], data.shape[1] + 1), dtype=np.int32)
+    np.cumsum(data, axis=1, out=counts[:, 1:])
+    full = (counts[:, length:] - counts[:, :-length]) == length  # windows [j, j + length) all ink
+    starts = np.zeros((data.shape[0], full.shape[1] + 1), dtype=np.int32)
+    np.cumsum(full, axis=1, out=starts[:, 1:])
+    # pixel j lies in a full window when one starts in [j - length + 1, j]
+    j = np.arange(data.shape[1])
+    high = np.minimum(j, full.shape[1] - 1) + 1
+    low = np.maximum(j - length + 1, 0)
+    covered = (starts[:, high] - starts[:, low]) > 0
+    return covered if axis == 1 else covered.T
 
 
 #: never enlarge more than this: beyond it the estimate is more likely wrong than the text that small

@@ -179,6 +179,9 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             current_page, pending, page_done, page_rows = line.page_number, [], False, 0
         if page_done:
             continue
+        line = _within_table(line, columns)
+        if not line.words:
+            continue
         if amount_role(line.text) is not None and _is_totals_line(line, columns, decimal_separator):
             ended = True
             continue
@@ -186,7 +189,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             page_done = page_rows > 0 and _CONTINUED.search(line.text) is not None
             continue
         numbers = find_numbers(line, decimal_separator)
-        cells = _assign(line, numbers, columns)
+        cells = _with_inline_times(line, _assign(line, numbers, columns), columns, decimal_separator)
         if any(n.has_fraction for n in numbers):
             rows_seen += 1
         if "amount" in cells.numbers:
@@ -203,6 +206,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             pending = []
             page_rows += 1
         elif cells.description and not cells.numbers:
+            if rows and _fills_row(rows[-1], line, columns, decimal_separator):
+                continue
             following = lines[position + 1] if position + 1 < len(lines) else None
             # a row continues on its own page only: the top of the next page is no continuation
             if rows and line.page_number == rows[-1].line.page_number and line.top - rows[-1].bottom < 1.2 * line.height \
@@ -212,9 +217,59 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             else:
                 pending = pending + [(" ".join(cells.description), line)]
     if not header_found:
-        return _receipt_items(lines, decimal_separator)
-    items = _without_row_numbers([_to_item(row) for row in rows])
+        receipt = _receipt_items(lines, decimal_separator)
+        return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
+    items = _without_row_numbers([_to_item(row) for row in _with_lost_quantity_column(rows)])
+    # an amount alone names no item: a totals line whose label OCR lost
+    items = [item for item in items if item.description or item.quantity is not None or item.unit_price is not None]
+    if not items:  # a header whose amount column we cannot name ("Value", "Ext."): rows by arithmetic
+        return replace(_arithmetic_table(lines, decimal_separator), rows_seen=rows_seen, header_found=True)
     return LineItemTable(tuple(items), rows_seen, header_found)
+
+
+#: how far left of its header a table's text may start (OCR and cell padding move it a little), in characters
+_TABLE_EDGE_CHARS = 2.0
+
+
+def _within_table(line: TextLine, columns: Sequence[Column]) -> TextLine:
+    """The words of a line that stand in the table: text left of the header's first cell belongs to
+    something printed beside the table (a sidebar, a margin note), never to a row."""
+    left = columns[0].x0 - _TABLE_EDGE_CHARS * line.char_width()
+    inside = tuple(w for w in line.words if w.x1 > left)
+    return line if len(inside) == len(line.words) else TextLine(line.page_number, line.index, inside)
+
+
+def _fills_row(row: _Row, line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
+    """A detail line under a row that printed only its amount ("2 x 600.00" below "Website redesign
+    1,200.00"): its quantity and unit price go to the row, and the line's item words to its description."""
+    amount = row.numbers.get("amount")
+    if amount is None or "quantity" in row.numbers or "unit_price" in row.numbers \
+            or line.page_number != row.line.page_number or line.top - row.bottom > 1.2 * line.height:
+        return False
+    detail = _detail_numbers(line, _description_words(line, columns), amount.value, decimal_separator)
+    if detail is None:
+        return False
+    before, row.numbers["quantity"], row.numbers["unit_price"] = detail
+    if before:
+        row.description.append(" ".join(before))
+    row.bottom = line.bottom
+    return True
+
+
+def _with_lost_quantity_column(rows: list[_Row]) -> list[_Row]:
+    """Rows under a header that names a unit price and an amount but no quantity, where the amounts
+    mostly differ from the prices: the table has a quantity column whose heading (and often whose
+    numbers) OCR lost, so a row's quantity may be worked out by division. Where every amount is its
+    price the table has no quantities to find."""
+    priced = [row for row in rows if "quantity" not in row.column_kinds
+              and {"unit_price", "amount"} <= row.column_kinds and "unit_price" in row.numbers
+              and "amount" in row.numbers]
+    differing = [row for row in priced if row.numbers["unit_price"].value != row.numbers["amount"].value]
+    if len(differing) < 2 or len(differing) < 0.5 * len(priced):
+        return rows
+    for row in priced:
+        row.column_kinds = row.column_kinds | {"quantity"}
+    return rows
 
 
 def _known_kinds(columns: Sequence[Column] | None) -> int:
@@ -334,6 +389,62 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
     return LineItemTable(tuple(rows), len(rows), False)
 
 
+#: a word that is only a currency, printed beside the number it belongs to ("$", "EUR")
+_CURRENCY_WORD = re.compile(r"^(?:[$€£¥]|[A-Z]{3}|RM|Fr\.?)$")
+
+
+def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
+    """Rows of a table whose header names no column we know (or that has no header at all), found by
+    arithmetic alone: a line with text and three numbers where quantity x unit price = amount is a row,
+    wherever its columns stand. Text-only lines set tightly under a row continue its description; those
+    set tightly above a row whose own line has no text begin it. Reading stops at the first totals line
+    after a row."""
+    rows: list[LineItem] = []
+    pending: list[tuple[str, TextLine]] = []
+    last: TextLine | None = None  # the line the last row's description ends on
+    for line in lines:
+        numbers = find_numbers(line, decimal_separator)
+        if rows and amount_role(line.text) is not None and len(numbers) <= 1:
+            break
+        if _FURNITURE.search(line.text):
+            pending = []
+            continue
+        triple = _verified_triple(numbers)
+        if triple is not None:
+            # numbers left of the quantity are the description's own ("Paper A4 80 g/m²"); those right of it
+            # stand in columns of their own (a VAT rate, a discount)
+            text = _text_beside(line, [*triple, *(n for n in numbers if n.x0 > triple[0].x0)])
+            description = text or " ".join(_wrapped_above(pending, line))
+            if re.search(r"[^\W\d_]", description):
+                quantity, price, amount = triple
+                rows.append(LineItem(" ".join(description.split()), format_quantity(quantity.value),
+                                     format_amount(price.value), format_amount(amount.value), line.confidence))
+                last = line
+            pending = []
+            continue
+        text = _text_beside(line, numbers)
+        if numbers or not text:
+            pending = []
+            continue
+        if rows and last is not None and last.page_number == line.page_number \
+                and line.top - last.bottom < _WRAPPED_GAP * line.height and not pending:
+            rows[-1] = replace(rows[-1], description=f"{rows[-1].description} {' '.join(text.split())}")
+            last = line
+        else:
+            pending.append((text, line))
+    items = _without_row_numbers(rows)
+    return LineItemTable(tuple(items), len(items), False)
+
+
+def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
+    """A row line's words that are not its numbers or the currencies printed with them."""
+    def in_number(word: Word) -> bool:
+        return any(word.x0 >= n.x0 - 0.01 and word.x1 <= n.x1 + 0.01 for n in numbers)
+
+    return " ".join(w.text for w in line.words
+                    if not in_number(w) and not _CURRENCY_WORD.match(w.text) and not _is_speck(w))
+
+
 def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
     """A subtotal/total/tax line, not an item whose description happens to say "total"."""
     numbers = find_numbers(line, decimal_separator)
@@ -371,6 +482,72 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
                    if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"
                    and not _is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
+
+
+#: the words a detail line prints around its quantity and unit price ("Qty: 2 x 600.00 each", "12 h @ 95.00/h",
+#: "Menge 3 zu je 12,50"): signs, connectors, labels and units, never an item's name
+_DETAIL_WORD = re.compile(r"^(?:[x×*@:;,.·|/()=-]+|at|à|a|zu|je|per|each|pro|par|stuk|unit|units|price|prix|preis|"
+                          r"prijs|qty|quantity|menge|anzahl|qté|quantité|aantal|rate|tarif)$|^/",
+                          re.IGNORECASE)
+
+
+def _is_detail_word(word: str) -> bool:
+    word = word.strip(":;,.()")
+    return not word or bool(_DETAIL_WORD.match(word) or QUANTITY_UNIT.match(word) or _CURRENCY_WORD.match(word))
+
+
+def _detail_numbers(line: TextLine, words: Sequence[Word], amount: Decimal,
+                    decimal_separator: str | None) -> tuple[list[str], NumberToken, NumberToken] | None:
+    """Quantity and unit price printed as text in a row's description cell or on a detail line of its
+    own ("2 x 600.00", "Qty: 3 @ 12.50 each"): two numbers, the quantity first, whose product is the
+    row's amount, with nothing but signs, labels and units after the quantity. Returns the words
+    before the quantity that name the item (none if they are labels too) and the two numbers."""
+    words = [_without_per_unit(w) for w in words]
+    cell = TextLine(line.page_number, line.index, tuple(words))
+    numbers = find_numbers(cell, decimal_separator) if words else ()
+    for i, quantity in enumerate(numbers):
+        for price in numbers[i + 1:]:
+            if quantity.value <= 0 or not _fits(quantity.value, price.value, amount):
+                continue
+            others = [w for w in words if not any(w.x0 >= n.x0 - 0.01 and w.x1 <= n.x1 + 0.01
+                                                  for n in (quantity, price))]
+            before = [w.text for w in others if w.x1 <= quantity.x0 + 0.01]
+            if not all(_is_detail_word(w.text) for w in others if w.x1 > quantity.x0 + 0.01):
+                continue
+            return ([] if all(_is_detail_word(text) for text in before) else before), quantity, price
+    return None
+
+
+_PER_UNIT = re.compile(r"(.*\d)/[^\W\d_]+\.?")
+
+
+def _without_per_unit(word: Word) -> Word:
+    """ "95.00/h" as the number it starts with, in the share of the box its characters take."""
+    match = _PER_UNIT.fullmatch(word.text)
+    if match is None:
+        return word
+    share = len(match.group(1)) / len(word.text)
+    return replace(word, text=match.group(1), x1=word.x0 + share * (word.x1 - word.x0))
+
+
+def _with_inline_times(line: TextLine, cells: _Cells, columns: Sequence[Column],
+                       decimal_separator: str | None) -> _Cells:
+    """A row whose quantity and unit price are printed in its description cell ("2 x 600.00" under
+    the description heading, the amount in its column): both read from there, and only the text
+    before them is description (none at all if the item is named on the line above)."""
+    amount = cells.numbers.get("amount")
+    if amount is None or ("quantity" in cells.numbers and "unit_price" in cells.numbers):
+        return cells
+    words = _description_words(line, columns)
+    detail = _detail_numbers(line, words, amount.value, decimal_separator)
+    if detail is None:
+        return cells
+    before, quantity, price = detail
+    return _Cells(before, {"quantity": quantity, "unit_price": price, **cells.numbers}, cells.spare)
+
+
+def _description_words(line: TextLine, columns: Sequence[Column]) -> list[Word]:
+    return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not _is_speck(w)]
 
 
 def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
@@ -479,6 +656,28 @@ def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]
     return completed
 
 
+#: OCR drops a decimal point now and then ("2188" for 21.88); a quantity or price read without one
+#: is tried with this many decimal places
+_LOST_POINT_PLACES = (1, 2, 3)
+
+
+def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]:
+    """Quantity x price = amount restored where OCR lost the decimal point of the quantity or the price:
+    the one printed without decimals is divided by 10, 100 or 1000 when that, and only that, makes the
+    product the amount."""
+    quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
+    if quantity is None or price is None or amount is None or _fits(quantity.value, price.value, amount.value):
+        return numbers
+    for kind, token, other in (("quantity", quantity, price), ("unit_price", price, quantity)):
+        if token.has_fraction or token.value <= 0:
+            continue
+        for places in _LOST_POINT_PLACES:
+            value = token.value / 10 ** places
+            if _fits(value, other.value, amount.value):
+                return {**numbers, kind: replace(token, value=value, has_fraction=True)}
+    return numbers
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
     if not all(kind in numbers for kind in _NUMERIC_KINDS) \
@@ -489,7 +688,7 @@ def _to_item(row: _Row) -> LineItem:
             left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
-    numbers = _complete_by_division(numbers, row.column_kinds)
+    numbers = _complete_by_division(_with_lost_points(numbers), row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

@@ -14,6 +14,7 @@ from quire.engines.preprocess import (
     flatten_background,
     ink_aspect_ratio,
     prepare_page,
+    remove_grid_lines,
     remove_rule_rows,
 )
 from quire.model import Word
@@ -169,3 +170,27 @@ def test_ink_aspect_ratio_tells_a_narrow_column_from_a_full_width_page() -> None
     assert ink_aspect_ratio(full_width) < 1.0
     assert ink_aspect_ratio(column) > 3.0
     assert ink_aspect_ratio(Image.new("L", (100, 100), 255)) == 0.0
+
+
+def test_grid_rules_are_whitened_and_cell_text_and_filled_bands_kept() -> None:
+    page = _page(lines=8, width=600)
+    draw = ImageDraw.Draw(page)
+    top, bottom = 20, page.height - 20
+    for x in (20, 300, page.width - 20):  # vertical rules crossing the text lines
+        draw.rectangle((x, top, x + 1, bottom), fill=0)
+    for y in (top, 30 + 4 * 32 - 8, bottom):  # horizontal rules touching them
+        draw.rectangle((20, y, page.width - 20, y + 1), fill=0)
+    draw.rectangle((20, 10, page.width - 20, 17), fill=0)  # a filled band, too thick for a rule
+    cleaned = np.asarray(remove_grid_lines(page))
+    original = np.asarray(page)
+    assert not (cleaned[top + 5:bottom - 5, 299:303] < 128).any()
+    assert not (cleaned[bottom - 1:bottom + 3, 40:500] < 128).any()
+    text_row = 30 + 2 * 32 + 5
+    letters = slice(40, 280)
+    assert (cleaned[text_row, letters] == original[text_row, letters]).all()
+    assert (cleaned[12:16, 40:500] < 128).all()
+
+
+def test_grid_removal_is_keyed_and_off_by_default() -> None:
+    assert not Preprocessing().remove_grid
+    assert ";remove_grid=1" in Preprocessing(remove_grid=True).key and "remove_grid" not in Preprocessing().key

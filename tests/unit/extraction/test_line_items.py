@@ -273,3 +273,107 @@ Item one                        1           5.00         5.00
     words = tuple(replace(w, confidence=0.6 if w.text == "tt" else 0.95) for w in page.words)
     rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
     assert [r[0] for r in rows] == ["Office chair, ergonomic", "Item one"]  # "one" is read surely: kept
+
+
+def test_a_table_without_a_header_is_read_by_arithmetic(make_document):
+    rows, table = _rows(make_document("""
+ACME Ltd                                   INVOICE 123
+Blue widgets                  2        10.00      20.00
+Red widget, large             1     1,250.00   1,250.00
+ 3   Consulting hours                 120.00     360.00
+Paper A4 80 g/m2, box        25       392.00   9,800.00
+                                    Total     11,430.00
+"""))
+    assert rows == [("Blue widgets", "2", "10.00", "20.00"), ("Red widget, large", "1", "1250.00", "1250.00"),
+                    ("Consulting hours", "3", "120.00", "360.00"), ("Paper A4 80 g/m2, box", "25", "392.00", "9800.00")]
+    assert not table.header_found
+
+
+def test_a_header_of_unknown_words_or_without_an_amount_column_leaves_rows_to_arithmetic(make_document):
+    unknown, _ = _rows(make_document("""
+Leistung                     Hrs        Cost       Value
+Consulting                      3      120.00     360.00
+Travel                          1       80.00      80.00
+                                     Net total    440.00
+"""))
+    no_amount, table = _rows(make_document("""
+Description                          Qty      Price         Ext.
+Widgets                                2      10.00        20.00
+Consulting                           1.5     100.00       150.00
+                                              Total       170.00
+"""))
+    assert unknown == [("Consulting", "3", "120.00", "360.00"), ("Travel", "1", "80.00", "80.00")]
+    assert no_amount == [("Widgets", "2", "10.00", "20.00"), ("Consulting", "1.5", "100.00", "150.00")]
+    assert table.header_found
+
+
+def test_quantity_times_price_printed_under_the_description_of_the_line_above(make_document):
+    rows, _ = _rows(make_document("""
+Description                                        Amount
+
+Website redesign
+  2 x 600.00                                      1,200.00
+Hosting for 12 months
+  12 x 20.00                                        240.00
+                                     Total        1,440.00
+"""))
+    assert rows == [("Website redesign", "2", "600.00", "1200.00"), ("Hosting for 12 months", "12", "20.00", "240.00")]
+
+
+def test_text_beside_the_table_is_no_part_of_a_row(make_document):
+    rows, _ = _rows(make_document("""
+ACME Ltd
+                    Description              Qty     Price     Amount
+Phone 555 1234      Widgets, blue              2     10.00      20.00
+Bank IBAN DE12      Bolts                      1      5.00       5.00
+Main Street 5
+                                            Total            25.00
+"""))
+    assert rows == [("Widgets, blue", "2", "10.00", "20.00"), ("Bolts", "1", "5.00", "5.00")]
+
+
+def test_a_detail_line_under_an_amount_row_gives_its_quantity_and_unit_price(make_document):
+    rows, _ = _rows(make_document("""
+Description                                        Amount
+
+Website redesign                                  1,200.00
+  2 x 600.00
+Consulting, March                                 1,140.00
+  Qty: 12 h @ 95.00/h
+Hosting for 12 months                               240.00
+Setup                                                50.00
+                                     Total        2,630.00
+"""))
+    assert rows == [("Website redesign", "2", "600.00", "1200.00"), ("Consulting, March", "12", "95.00", "1140.00"),
+                    ("Hosting for 12 months", None, None, "240.00"), ("Setup", None, None, "50.00")]
+
+
+def test_quantities_under_a_heading_ocr_lost_are_worked_out_where_amounts_differ_from_prices(make_document):
+    lost, _ = _rows(make_document("""
+       Item / Service                  Unit Price      Amount
+       Security audit                      433.00      866.00
+       Office chair                         20.69       41.38
+       Consulting services                  78.00      136.50
+                                                    21,084.22
+"""))
+    priced_only, _ = _rows(make_document("""
+Item / Service                  Unit Price      Amount
+Security audit                      433.00      433.00
+Office chair                         20.69       20.69
+                                    Total       453.69
+"""))
+    assert lost == [("Security audit", "2", "433.00", "866.00"), ("Office chair", "2", "20.69", "41.38"),
+                    ("Consulting services", "1.75", "78.00", "136.50")]  # and no row for the unlabelled total
+    assert priced_only == [("Security audit", None, "433.00", "433.00"), ("Office chair", None, "20.69", "20.69")]
+
+
+def test_a_decimal_point_ocr_dropped_from_a_quantity_or_price_is_restored_by_the_arithmetic(make_document):
+    rows, _ = _rows(make_document("""
+Désignation                         Qté      P.U. HT     Total HT
+Audit de sécurité                  2.00         2188        43.76
+Gestion de projet                  1225     2'480.67    30'388.21
+Installation                         14        12.00       168.00
+                                         Total HT     30'599.97
+"""))
+    assert rows == [("Audit de sécurité", "2", "21.88", "43.76"), ("Gestion de projet", "12.25", "2480.67", "30388.21"),
+                    ("Installation", "14", "12.00", "168.00")]
