@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-7"
+EXTRACTOR_VERSION = "generic-8"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -333,6 +333,10 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
         boundary = next((p for p in payment_positions if p > first_total), len(context.lines))
         totals = [c for c in totals if c.position < boundary]
     total = _choose_total(totals, chosen, context)
+    if total is None:
+        total = _total_around_tax(candidates, chosen, context)
+    if total is None and not candidates:
+        total = _unlabelled_totals_block(chosen, context)
     if total is not None:
         first_amount = min((c.position for c in candidates), default=len(context.lines))
         chosen["total_amount"] = _repair_misread_total(total, totals, chosen, first_amount, context)
@@ -443,6 +447,53 @@ def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldVal
         return summary
     if subtotal is not None:  # a receipt that prints only a "subtotal" (tax included) was paid that
         return FieldValue(subtotal.value, _FALLBACK * subtotal.confidence)
+    return None
+
+
+def _total_around_tax(candidates: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],
+                      context: DocumentContext) -> FieldValue | None:
+    """Subtotal + tax = total on the lines around a labelled tax line whose neighbours' labels OCR lost
+    ("Gous-totdl 11.057,69 / TVA (6%) 663,46 / Net à PAyOr 11.721,15"): the arithmetic names them.
+
+    Fills the subtotal too when its label was unreadable. Only the nearest amount line above and below
+    the first tax line count, so line items (whose sums are no neighbours of a tax line) cannot match.
+    """
+    tax = next((c for c in candidates if c.role == "tax_amount"), None)
+    if tax is None:
+        return None
+    above = _line_amount(context, range(tax.position - 1, max(-1, tax.position - 3), -1))
+    below = _line_amount(context, range(tax.position + 1, min(len(context.lines), tax.position + 3)))
+    if above is None or below is None or above[0] + tax.value != below[0] or above[0] <= tax.value:
+        return None
+    if "subtotal_amount" not in chosen:
+        chosen["subtotal_amount"] = FieldValue(format_amount(above[0]), _FALLBACK * above[1])
+    return FieldValue(format_amount(below[0]), _FALLBACK * below[1])
+
+
+def _unlabelled_totals_block(chosen: dict[str, FieldValue], context: DocumentContext) -> FieldValue | None:
+    """Where OCR lost every amount label, the last three amount lines in a row that read
+    subtotal + tax = total ("ee GBP 895.39 / ee GBP 179.08 / eo GBP 1074.47"). The last such run,
+    because items summing to the subtotal form an earlier one (555.39 + 340.00 = 895.39)."""
+    ends = [(_line_amount(context, (position,)), position) for position in range(len(context.lines))]
+    found = None
+    for (first, p1), (second, p2), (third, p3) in zip(ends, ends[1:], ends[2:], strict=False):
+        if first and second and third and first[0] + second[0] == third[0] and second[0] < first[0]:
+            found = (first, second, third)
+    if found is None:
+        return None
+    (subtotal, subtotal_confidence), (tax, tax_confidence), (total, total_confidence) = found
+    chosen["subtotal_amount"] = FieldValue(format_amount(subtotal), _FALLBACK * subtotal_confidence)
+    chosen["tax_amount"] = FieldValue(format_amount(tax), _FALLBACK * tax_confidence)
+    return FieldValue(format_amount(total), _FALLBACK * total_confidence)
+
+
+def _line_amount(context: DocumentContext, positions: Iterable[int]) -> tuple[Decimal, float] | None:
+    """The money amount ending the first of these lines that ends with one."""
+    for position in positions:
+        line = context.lines[position]
+        money = [n for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        if money:
+            return money[-1].value, line.confidence
     return None
 
 

@@ -321,3 +321,30 @@ CHANGE 1.80
 """)
     fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
     assert fields["total_amount"].value == "8.70"
+
+
+def test_subtotal_tax_and_total_around_a_tax_line_whose_neighbours_labels_ocr_lost(make_document):
+    fields = extract_fields(make_document("""
+SARL Rousseau Fournitures
+FACTURE N° F-2024-0211
+3 U 2.107,89 3% 6.133,96
+Gous-totdl ie de mener 11.057,69 €
+TVA (6%) 0. eee 663,46 €
+Net à PAyOr cient eee tite ee 11.721,15 €
+"""), INVOICE, templates=(), settings=SETTINGS).fields
+    assert (fields["subtotal_amount"].value, fields["total_amount"].value) == ("11057.69", "11721.15")
+
+
+def test_the_last_run_of_unlabelled_amounts_adding_up_is_the_totals_block(make_document):
+    # the items also add up to the subtotal (555.39 + 340.00 = 895.39): the later run is the totals
+    fields = extract_fields(make_document("""
+Hughes Inc.
+INVOICE INV-2024-1182
+4.5 kg 123.42 - 555.39
+20 pes 17.00 340.00
+ee GBP 895.39
+ee GBP 179.08
+eo GBP 1074.47
+"""), INVOICE, templates=(), settings=SETTINGS).fields
+    assert [fields[name].value for name in ("subtotal_amount", "tax_amount", "total_amount")] == \
+        ["895.39", "179.08", "1074.47"]
