@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-8"
+EXTRACTOR_VERSION = "generic-9"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -141,7 +141,34 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
             value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
                 return FieldValue(value, _FALLBACK * line.confidence)
-    return _MISSING
+    return _misread_number_label(lines) or _MISSING
+
+
+#: one-word number labels long enough that a word one character away from them is no other word
+_COMPOUND_NUMBER_LABELS = ("rechnungsnummer", "gutschriftsnummer", "gutschriftnummer", "factuurnummer",
+                           "creditnotanummer", "belegnummer", "quittungsnummer")
+#: a number sign after words OCR cut to a few letters ("& I nes #: INV0032048" for "Invoice #: INV0032048");
+#: a whole word before it ("Account #:") names another number
+_CUT_LABEL_NUMBER_SIGN = re.compile(r"(?:^|(?<=\s))(?:[^\w\s]{0,2}[^\W\d_]{0,3}\s+){1,3}#\s*:?\s*")
+
+
+def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
+    """A document number after a label OCR misread by one letter ("Outschriftsnummer:") or cut short;
+    with fallback confidence, and only identifiers with letters or separators besides four digits."""
+    for line in lines:
+        words = line.text.split()
+        for position, word in enumerate(words[:-1]):
+            label = word.rstrip(":.#").lower()
+            if len(label) >= 10 and any(_one_edit_apart(label, known) for known in _COMPOUND_NUMBER_LABELS):
+                value = _identifier(" ".join(words[position + 1:]).lstrip(" :#.-"))
+                if value is not None:
+                    return FieldValue(value, _FALLBACK * line.confidence)
+        cut = _CUT_LABEL_NUMBER_SIGN.search(line.text)
+        if cut is not None:
+            value = _loose_identifier(line.text[cut.end():])
+            if value is not None and not value.isdigit():
+                return FieldValue(value, _FALLBACK * line.confidence)
+    return None
 
 
 #: up to two short words without digits (a misread "No."), then an identifier with at least three digits
@@ -398,7 +425,11 @@ def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decima
 
 def _one_edit(first: Decimal, second: Decimal) -> bool:
     """Whether two amounts as printed differ by one character substituted, inserted or dropped."""
-    a, b = format_amount(first), format_amount(second)
+    return _one_edit_apart(format_amount(first), format_amount(second))
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether two strings differ by one character substituted, inserted or dropped."""
     if abs(len(a) - len(b)) > 1 or a == b:
         return False
     if len(a) == len(b):

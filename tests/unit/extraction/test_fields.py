@@ -348,3 +348,13 @@ eo GBP 1074.47
 """), INVOICE, templates=(), settings=SETTINGS).fields
     assert [fields[name].value for name in ("subtotal_amount", "tax_amount", "total_amount")] == \
         ["895.39", "179.08", "1074.47"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Weber AG\nKunde Outschriftsnummer: GS-2024-11359", "GS-2024-11359"),  # one letter misread
+    ("Denver Supply\n& I nes #: INV0032048", "INV0032048"),  # "Invoice" cut to letters
+    ("Denver Supply\nAccount #: K12172", None),  # a whole word names another number
+])
+def test_a_document_number_after_a_label_ocr_misread_or_cut(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
