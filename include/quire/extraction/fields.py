@@ -31,7 +31,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-9"
+EXTRACTOR_VERSION = "generic-10"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -146,7 +146,8 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
 
 #: one-word number labels long enough that a word one character away from them is no other word
 _COMPOUND_NUMBER_LABELS = ("rechnungsnummer", "gutschriftsnummer", "gutschriftnummer", "factuurnummer",
-                           "creditnotanummer", "belegnummer", "quittungsnummer")
+                           "creditnotanummer", "belegnummer", "quittungsnummer", "bonnummer")
+_AROUND_A_WORD = re.compile(r"^[\W_]+|[\W_]+$")
 #: a number sign after words OCR cut to a few letters ("& I nes #: INV0032048" for "Invoice #: INV0032048");
 #: a whole word before it ("Account #:") names another number
 _CUT_LABEL_NUMBER_SIGN = re.compile(r"(?:^|(?<=\s))(?:[^\w\s]{0,2}[^\W\d_]{0,3}\s+){1,3}#\s*:?\s*")
@@ -158,8 +159,8 @@ def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
     for line in lines:
         words = line.text.split()
         for position, word in enumerate(words[:-1]):
-            label = word.rstrip(":.#").lower()
-            if len(label) >= 10 and any(_one_edit_apart(label, known) for known in _COMPOUND_NUMBER_LABELS):
+            label = _AROUND_A_WORD.sub("", word).lower()
+            if len(label) >= 9 and any(_one_edit_apart(label, known) for known in _COMPOUND_NUMBER_LABELS):
                 value = _identifier(" ".join(words[position + 1:]).lstrip(" :#.-"))
                 if value is not None:
                     return FieldValue(value, _FALLBACK * line.confidence)

@@ -352,6 +352,7 @@ eo GBP 1074.47
 
 @pytest.mark.parametrize("text, expected", [
     ("Weber AG\nKunde Outschriftsnummer: GS-2024-11359", "GS-2024-11359"),  # one letter misread
+    ("Bäckerei Lang\n“_Bonnümmer: 1137-079906", "1137-079906"),  # marks before it, ü for u
     ("Denver Supply\n& I nes #: INV0032048", "INV0032048"),  # "Invoice" cut to letters
     ("Denver Supply\nAccount #: K12172", None),  # a whole word names another number
 ])
