@@ -54,7 +54,7 @@ DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "dev"
 #: the options before this bench measured psm and the new steps (grey, Otsu, upscaling to 28 px lines,
 #: every later step off), pinned so that a variant keeps its meaning when the defaults change
 _BASE = {"grayscale": True, "min_dpi": 0, "thresholding": "otsu", "min_text_height": 28, "autocontrast": False,
-         "deskew": False, "remove_rules": False, "sharpen": False, "flatten": False}
+         "deskew": False, "remove_rules": False, "sharpen": False, "flatten": False, "remove_grid": False}
 
 
 def _pre(**changes: object) -> Preprocessing:
@@ -116,6 +116,8 @@ VARIANTS: dict[str, Variant] = {
     "lines28+psm4+flatten": Variant(_pre(flatten=True), psm=4),
     "lines28+psm6+flatten": Variant(_pre(flatten=True), psm=6),
     "lines28+psm6+flatten+contrast": Variant(_pre(flatten=True, autocontrast=True), psm=6),
+    "lines28+grid": Variant(_pre(remove_grid=True)),
+    "lines28+deskew+grid": Variant(_pre(deskew=True, remove_grid=True)),
     # psm 4 or 6 only on pages of one narrow column, psm 3 elsewhere
     "column4": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=4),
     "column6": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=6),

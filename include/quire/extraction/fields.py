@@ -161,7 +161,7 @@ def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
         for position, word in enumerate(words[:-1]):
             label = _AROUND_A_WORD.sub("", word).lower()
             if len(label) >= 9 and any(_one_edit_apart(label, known) for known in _COMPOUND_NUMBER_LABELS):
-                value = _identifier(" ".join(words[position + 1:]).lstrip(" :#.-"))
+                value = _identifier(" ".join(words[position + 1:]))
                 if value is not None:
                     return FieldValue(value, _FALLBACK * line.confidence)
         cut = _CUT_LABEL_NUMBER_SIGN.search(line.text)
@@ -392,8 +392,7 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     sums = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
     paid = _tendered_less_change(context, first_amount)
     sums += [paid] if paid is not None else []
-    printed = {n.value for line in context.lines[:first_amount]
-               for n in find_numbers(line, context.decimal_separator) if n.has_fraction}
+    printed = {n.value for line in context.lines[:first_amount] for n in _money(line, context)}
     if value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + sums):
         return total
     statements = readings + sums
@@ -412,7 +411,7 @@ def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decima
     """Cash tendered less the change given, from the payment lines under the totals: the amount paid."""
     tendered = change = None
     for line in context.lines[first_amount:]:
-        money = [n.value for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        money = [n.value for n in _money(line, context)]
         if not money:
             continue
         if change is None and tendered is not None and labels.CHANGE.search(line.text):
@@ -472,7 +471,7 @@ def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldVal
         return FieldValue(format_amount(last.value), confidence * last.confidence)
     if expected is not None:
         for line in context.lines:
-            if any(n.value == expected and n.has_fraction for n in find_numbers(line, context.decimal_separator)):
+            if any(n.value == expected for n in _money(line, context)):
                 return FieldValue(format_amount(expected), _FALLBACK * line.confidence)
     summary = _tax_summary_total(context)
     if summary is not None:
@@ -506,9 +505,9 @@ def _unlabelled_totals_block(chosen: dict[str, FieldValue], context: DocumentCon
     """Where OCR lost every amount label, the last three amount lines in a row that read
     subtotal + tax = total ("ee GBP 895.39 / ee GBP 179.08 / eo GBP 1074.47"). The last such run,
     because items summing to the subtotal form an earlier one (555.39 + 340.00 = 895.39)."""
-    ends = [(_line_amount(context, (position,)), position) for position in range(len(context.lines))]
+    ends = [_line_amount(context, (position,)) for position in range(len(context.lines))]
     found = None
-    for (first, p1), (second, p2), (third, p3) in zip(ends, ends[1:], ends[2:], strict=False):
+    for first, second, third in zip(ends, ends[1:], ends[2:], strict=False):
         if first and second and third and first[0] + second[0] == third[0] and second[0] < first[0]:
             found = (first, second, third)
     if found is None:
@@ -519,11 +518,16 @@ def _unlabelled_totals_block(chosen: dict[str, FieldValue], context: DocumentCon
     return FieldValue(format_amount(total), _FALLBACK * total_confidence)
 
 
+def _money(line: TextLine, context: DocumentContext) -> list[NumberToken]:
+    """A line's amounts of money: its numbers printed with decimals."""
+    return [n for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+
+
 def _line_amount(context: DocumentContext, positions: Iterable[int]) -> tuple[Decimal, float] | None:
     """The money amount ending the first of these lines that ends with one."""
     for position in positions:
         line = context.lines[position]
-        money = [n for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        money = _money(line, context)
         if money:
             return money[-1].value, line.confidence
     return None
@@ -534,7 +538,7 @@ def _tax_summary_total(context: DocumentContext) -> FieldValue | None:
     labelled total could be read; the last such row, as a summary by rate ends with its total."""
     found = None
     for line in context.lines:
-        money = [n.value for n in find_numbers(line, context.decimal_separator) if n.has_fraction]
+        money = [n.value for n in _money(line, context)]
         if len(money) >= 3 and money[-3] + money[-2] == money[-1] and money[-2] < money[-3]:
             found = FieldValue(format_amount(money[-1]), _FALLBACK * line.confidence)
     return found

@@ -438,11 +438,8 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
 
 def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
     """A row line's words that are not its numbers or the currencies printed with them."""
-    def in_number(word: Word) -> bool:
-        return any(word.x0 >= n.x0 - 0.01 and word.x1 <= n.x1 + 0.01 for n in numbers)
-
     return " ".join(w.text for w in line.words
-                    if not in_number(w) and not _CURRENCY_WORD.match(w.text) and not _is_speck(w))
+                    if not any(_inside(w, n) for n in numbers) and not _CURRENCY_WORD.match(w.text) and not _is_speck(w))
 
 
 def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
@@ -465,7 +462,7 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
     spare: list[NumberToken] = []
     description_end = max((c.x1 for c in columns if c.kind == "description"), default=None)
     for token in numbers:
-        words = [w for w in line.words if w.x0 >= token.x0 - 0.01 and w.x1 <= token.x1 + 0.01]
+        words = [w for w in line.words if _inside(w, token)]
         column = _column_of(token.x0, token.x1, columns)
         unit = _unit_after(line, token)
         if unit is not None and _column_of(token.x0, unit.x1, columns).kind == "quantity":
@@ -509,8 +506,7 @@ def _detail_numbers(line: TextLine, words: Sequence[Word], amount: Decimal,
         for price in numbers[i + 1:]:
             if quantity.value <= 0 or not _fits(quantity.value, price.value, amount):
                 continue
-            others = [w for w in words if not any(w.x0 >= n.x0 - 0.01 and w.x1 <= n.x1 + 0.01
-                                                  for n in (quantity, price))]
+            others = [w for w in words if not (_inside(w, quantity) or _inside(w, price))]
             before = [w.text for w in others if w.x1 <= quantity.x0 + 0.01]
             if not all(_is_detail_word(w.text) for w in others if w.x1 > quantity.x0 + 0.01):
                 continue
@@ -548,6 +544,11 @@ def _with_inline_times(line: TextLine, cells: _Cells, columns: Sequence[Column],
 
 def _description_words(line: TextLine, columns: Sequence[Column]) -> list[Word]:
     return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not _is_speck(w)]
+
+
+def _inside(word: Word, token: NumberToken) -> bool:
+    """Whether a word is (part of) what a number was read from."""
+    return word.x0 >= token.x0 - 0.01 and word.x1 <= token.x1 + 0.01
 
 
 def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
