@@ -3,7 +3,8 @@
     python bench/throughput.py [--text N] [--scans M] [--workers 2] [--work DIR]
 
 Generates N one-page text-layer PDFs (default 500) and takes M scanned pages
-(SROIE receipts from the dev corpus, default 30), then processes each set
+(SROIE receipts from the dev corpus, cycled as cropped copies past the 36 photos;
+default 30), then processes each set
 
   (a) through the real scheduler: `quire up` components, document_pipeline
       triggered by `quire run --until-idle` logic (LocalExecutor, parallelism
@@ -70,11 +71,30 @@ def make_text_pdfs(folder: Path, count: int) -> list[Path]:
     return paths
 
 
-def scanned_pages(count: int) -> list[Path]:
+def scanned_pages(folder: Path, count: int) -> list[Path]:
+    """The SROIE receipt photos; past the last one, copies of them, each its own page to OCR.
+
+    A copy is cropped by one more pixel at the right and bottom edges per cycle through the
+    photos (background there, so the text and the OCR work are the same), which gives it its own
+    bytes and pixels: its own sha256, and no hit in the OCR cache, which is keyed by pixels.
+    """
+    from PIL import Image
+
     images = sorted((CORPUS / "sroie" / "img").glob("*.jpg"))
-    if len(images) < count:
-        raise SystemExit(f"only {len(images)} scanned pages in {CORPUS / 'sroie' / 'img'}")
-    return images[:count]
+    if not images:
+        raise SystemExit(f"no scanned pages in {CORPUS / 'sroie' / 'img'}")
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(count):
+        source, cycle = images[i % len(images)], i // len(images)
+        if cycle == 0:
+            paths.append(source)
+            continue
+        path = folder / f"{source.stem}-copy{cycle}.jpg"
+        with Image.open(source) as image:
+            image.crop((0, 0, image.width - cycle, image.height - cycle)).save(path, quality=95)
+        paths.append(path)
+    return paths
 
 
 # ---------------------------------------------------------------- modes (each in its own process)
@@ -294,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.text:
         sets["text"] = [str(p) for p in make_text_pdfs(work / "text", args.text)]
     if args.scans:
-        sets["scans"] = [str(p) for p in scanned_pages(args.scans)]
+        sets["scans"] = [str(p) for p in scanned_pages(work / "scans", args.scans)]
     (work / "sets.json").write_text(json.dumps(sets))
     print(f"inputs: {args.text} text PDFs, {args.scans} scanned pages; loop: {args.workers} processes; "
           f"scheduler: {args.slots} slots (Airflow parallelism); "
