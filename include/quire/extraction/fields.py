@@ -20,6 +20,7 @@ from quire.extraction.layout import (
     build_context,
     find_numbers,
     split_segments,
+    text_above,
     text_below,
     text_right,
 )
@@ -31,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-10"
+EXTRACTOR_VERSION = "generic-11s"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -104,6 +105,16 @@ _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 _LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])")
 
 
+#: a number OCR split after its first letters ("IN V0045838" for "INV0045838"): up to three capitals,
+#: one space, then the rest of the identifier starting with a capital or a digit
+_SPLIT_PREFIX = re.compile(r"^([\W_]*)([A-Z]{1,3}) (?=[A-Z]{0,3}-?\d)")
+
+
+def _joined_prefix(text: str) -> str:
+    """The text with a document number's prefix that OCR set apart joined to it again."""
+    return _SPLIT_PREFIX.sub(r"\1\2", text, count=1)
+
+
 def _identifier(text: str) -> str | None:
     value = _plain_identifier(text)
     rest = _NUMBER_PREFIX.sub("", text, count=1)
@@ -114,11 +125,16 @@ def _identifier(text: str) -> str | None:
 
 
 def _plain_identifier(text: str) -> str | None:
-    match = _IDENTIFIER.match(_NUMBER_PREFIX.sub("", text, count=1))
+    match = _IDENTIFIER.match(_joined_prefix(_NUMBER_PREFIX.sub("", text, count=1)))
     if match is None:
         return None
     value = match.group(0).rstrip("._-/")
-    return value if any(ch.isdigit() for ch in value) else None
+    return value if any(ch.isdigit() for ch in value) and not _is_date(value) else None
+
+
+def _is_date(value: str) -> bool:
+    """Whether an identifier is a date and nothing else ("12/03/2024" next to a misplaced label)."""
+    return any(d.start == 0 and d.end == len(value) for d in find_dates(value))
 
 
 def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
@@ -136,7 +152,7 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
         for match in labels.DOCUMENT_WORD.finditer(line.text):
             if _CITED_BEFORE.search(line.text[:match.start()]):
                 continue  # "Gutschrift zur Rechnung 144726" cites another document's number
-            rest = line.text[match.end():]
+            rest = _joined_prefix(line.text[match.end():])
             leftover = _LEFTOVER.match(rest)
             value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
@@ -191,20 +207,54 @@ def _loose_identifier(text: str) -> str | None:
 
 def _labelled_number(lines: Sequence[TextLine], patterns: Sequence[re.Pattern[str]]) -> FieldValue | None:
     for pattern in patterns:
-        for position, line in enumerate(lines):
-            for match in pattern.finditer(line.text):
-                after = _text_after(line, match.end())
-                value = _identifier(after)
+        found = _number_beside_or_below(lines, pattern) or _number_above(lines, pattern)
+        if found is not None:
+            return found
+    return None
+
+
+def _number_beside_or_below(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldValue | None:
+    for position, line in enumerate(lines):
+        for match in pattern.finditer(line.text):
+            after = _text_after(line, match.end())
+            value = _identifier(after)
+            if value is not None:
+                return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
+            if not after.strip(" :#.-"):
+                value = _identifier(text_right(lines, position, match.end()) or "")
                 if value is not None:
-                    return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
-                if not after.strip(" :#.-"):
-                    value = _identifier(text_right(lines, position, match.end()) or "")
-                    if value is not None:
-                        return FieldValue(value, _LABELLED_BELOW * line.confidence)
-                for text, below in text_below(lines, position, match.start(), match.end()):
-                    value = _identifier(text)
-                    if value is not None:
-                        return FieldValue(value, _LABELLED_BELOW * below.confidence)
+                    return FieldValue(value, _LABELLED_BELOW * line.confidence)
+            for text, below in text_below(lines, position, match.start(), match.end()):
+                value = _identifier(text)
+                if value is not None:
+                    return FieldValue(value, _LABELLED_BELOW * below.confidence)
+    return None
+
+
+def _value_beside(line: TextLine, end: int) -> bool:
+    """Whether the label ending at ``end`` has text after it in its own segment (the next block on the row
+    is another label's)."""
+    starts = line.word_starts()
+    following = [w for w, start in zip(line.words, starts, strict=True) if start >= end]
+    label = [w for w, start in zip(line.words, starts, strict=True) if start < end]
+    if not following or not label:
+        return False
+    rest = line.text[end:].split()
+    gap = following[0].x0 - label[-1].x1
+    return bool(" ".join(rest).strip(" :#.-")) and gap <= 2.5 * line.char_width()
+
+
+def _number_above(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldValue | None:
+    """A value printed over its label (a caption under its box), where no label of this kind has one
+    beside or below it: one word alone in the label's column on the line right above."""
+    for position, line in enumerate(lines):
+        for match in pattern.finditer(line.text):
+            if _value_beside(line, match.end()):
+                continue
+            for text, above in text_above(lines, position, match.start(), match.end(), max_lines=1):
+                value = _identifier(text)
+                if value is not None and len(text.split()) == 1:
+                    return FieldValue(value, _FALLBACK * above.confidence)
     return None
 
 
@@ -600,7 +650,26 @@ def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -
                 break
             if left <= below.x0 <= right:
                 blocked.add(offset)
-    return blocked
+    return _with_rest_of_row(segments, blocked)
+
+
+#: a segment this close after a blocked one on its row is more of the same name ("Hughes Electrical" "Corp.")
+_NAME_GAP_CHARS = 5
+
+
+def _with_rest_of_row(segments: Sequence[TextLine], blocked: set[int]) -> set[int]:
+    """The blocked positions with the segments that continue them closely on their row: a customer's name
+    that OCR spaced into two segments is the customer's as a whole, its legal form no vendor's."""
+    whole = set(blocked)
+    for position in sorted(blocked):
+        segment = segments[position]
+        for following in range(position + 1, len(segments)):
+            after = segments[following]
+            if after.index != segment.index or after.x0 - segment.x1 > _NAME_GAP_CHARS * segment.char_width():
+                break
+            whole.add(following)
+            segment = after
+    return whole
 
 
 def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple[FieldValue, FieldValue]:

@@ -241,13 +241,25 @@ def build_context(parsed: ParsedDocument) -> DocumentContext:
 def text_below(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
         tuple[str, TextLine]]:
     """Text printed under a label (the label's x-range, widened a little), nearest line first."""
+    return _text_in_column(lines, position, start, end, lines[position + 1:position + 1 + max_lines])
+
+
+def text_above(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
+        tuple[str, TextLine]]:
+    """Text printed over a label (a caption set under its value), nearest line first."""
+    return _text_in_column(lines, position, start, end, lines[max(0, position - max_lines):position][::-1])
+
+
+def _text_in_column(lines: Sequence[TextLine], position: int, start: int, end: int,
+                    candidates: Sequence[TextLine]) -> list[tuple[str, TextLine]]:
     line = lines[position]
     label_words = line.words_in_span(start, end)
     x0, x1 = min(w.x0 for w in label_words), max(w.x1 for w in label_words)
     slack = 3 * line.char_width()
     below = []
-    for candidate in lines[position + 1:position + 1 + max_lines]:
-        if candidate.page_number != line.page_number or candidate.top - line.bottom > 3 * line.height:
+    for candidate in candidates:
+        gap = candidate.top - line.bottom if candidate.index > line.index else line.top - candidate.bottom
+        if candidate.page_number != line.page_number or gap > 3 * line.height:
             break
         # whole blocks that reach under the label: a value is often wider than its label
         words = [w for segment in split_segments(candidate)
@@ -271,7 +283,8 @@ def text_right(lines: Sequence[TextLine], position: int, end: int, max_gap_chars
     label_centre, reach = (top + bottom) / 2, 0.75 * (bottom - top)
     limit = label.x1 + max_gap_chars * line.char_width()
     best: tuple[float, TextLine] | None = None
-    for neighbour in lines[max(0, position - 1):position + 2]:
+    # two lines either way: a speck or a line of small print can stand between a label and its value
+    for neighbour in lines[max(0, position - 2):position + 3]:
         if neighbour is line or neighbour.page_number != line.page_number:
             continue
         for segment in split_segments(neighbour):

@@ -43,6 +43,9 @@ class Column:
     kind: str  # description | quantity | unit_price | amount | other
     x0: float
     x1: float
+    #: marked only by a scan speck or a rule OCR read into the heading: its numbers stay out of the other
+    #: columns, but the words under it may be a long description's
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +77,17 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
         words = line.words_in_span(start, end)
         covered.update(words)
         columns.append(Column(kind, min(w.x0 for w in words), max(w.x1 for w in words)))
-    # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out
+    # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out;
+    # so do scan specks and rules read into the heading (often the only trace of an unreadable cell)
     for word in line.words:
         if word not in covered:
-            columns.append(Column("other", word.x0, word.x1))
+            columns.append(Column("other", word.x0, word.x1, unread=_is_speck(word) or bool(_RULE.match(word.text))))
     columns.sort(key=lambda c: c.x0)
     return _merge_adjacent(columns, line.char_width())
+
+
+#: a table rule as OCR reads it: a run of dashes, underscores or bars, no letter or digit
+_RULE = re.compile(r"^[\W_]{3,}$")
 
 
 #: what joins two names of one column into one heading ("Item / Service", "Product & Service")
@@ -106,7 +114,7 @@ def _merge_adjacent(columns: list[Column], char_width: float) -> tuple[Column, .
                 and (merged[-1].kind, column.kind) != ("other", "description"):
             previous = merged.pop()
             kind = previous.kind if column.kind == "other" else column.kind
-            merged.append(Column(kind, previous.x0, column.x1))
+            merged.append(Column(kind, previous.x0, column.x1, previous.unread and column.unread))
         else:
             merged.append(column)
     return tuple(merged)
@@ -475,10 +483,23 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
             numeric_words.update(words)
             if description_end is not None and token.x0 > description_end:
                 spare.append(token)
+    described = _described_columns(columns)
     description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"
-                   and not _is_speck(w)]
+                   if w not in numeric_words and _column_of(w.x0, w.x1, columns) in described and not _is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
+
+
+def _described_columns(columns: Sequence[Column]) -> tuple[Column, ...]:
+    """The description column and the unread ones right after it: a speck over a long description's end
+    marks no cell of its own, so the words under it (not its numbers) are the description's."""
+    kinds = [c.kind for c in columns]
+    if "description" not in kinds:
+        return ()
+    start = kinds.index("description")
+    end = start + 1
+    while end < len(columns) and columns[end].unread:
+        end += 1
+    return tuple(columns[start:end])
 
 
 #: the words a detail line prints around its quantity and unit price ("Qty: 2 x 600.00 each", "12 h @ 95.00/h",

@@ -377,3 +377,18 @@ Installation                         14        12.00       168.00
 """))
     assert rows == [("Audit de sécurité", "2", "21.88", "43.76"), ("Gestion de projet", "12.25", "2480.67", "30388.21"),
                     ("Installation", "14", "12.00", "168.00")]
+
+
+def test_specks_and_a_rule_read_into_the_header_make_no_column(make_document):
+    # "ee" (a speck OCR was unsure of) and "———" (the table's top rule) stand in the heading above
+    # the descriptions; as columns of their own they would cut "Network switch 24-port" in two
+    document = make_document("""
+Description     ee   ———      Qty     Unit price       Amount
+Network switch 24-port          3          77.51       232.53
+On-site support                 3          34.66       103.98
+                              Subtotal                 336.51
+""")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.3 if w.text == "ee" else 0.95) for w in page.words)
+    rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
+    assert rows == [("Network switch 24-port", "3", "77.51", "232.53"), ("On-site support", "3", "34.66", "103.98")]

@@ -189,3 +189,16 @@ TEL: 03-56127718
 """
     assert _vendor(make_document, text, "receipt") == ("SUBANG HEALTHCARE SDN BHD",
                                                        "B-8, JALAN SS15/4D, 47500 SUBANG JAYA, SELANGOR")
+
+
+def test_a_customer_name_spaced_into_two_segments_is_blocked_as_a_whole(make_document):
+    # OCR set the customer's legal form apart; under the label's column only "Hughes Electrical" stands,
+    # but "Corp." is the customer's too and must not make it the vendor's name
+    text = ("Bennett & Foster                              INVOICE\n"
+            "12 Park Lane\n"
+            "Seattle WA 98101\n"
+            "\n"
+            "Bill to:\n"
+            "Hughes Electrical    Corp.\n"
+            "22 Market Avenue\n")
+    assert _vendor(make_document, text)[0] == "Bennett & Foster"
