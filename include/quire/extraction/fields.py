@@ -24,7 +24,7 @@ from quire.extraction.layout import (
     text_below,
     text_right,
 )
-from quire.extraction.line_items import extract_line_items, find_header
+from quire.extraction.line_items import extract_line_items, find_header, is_speck
 from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
@@ -686,7 +686,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not lines:
         return _MISSING, _MISSING
     first_lines = [line for line in lines if line.page_number == lines[0].page_number]
-    first_page = [segment for line in first_lines for segment in split_segments(line)]
+    first_page = [segment for line in first_lines for segment in _without_specks(split_segments(line))]
     table_headers = {segment.index for segment in first_page if find_header(segment) is not None} | {
         line.index for line in first_lines if find_header(line) is not None}
     blocked = _customer_block(first_page, doc_type) | {p for p, segment in enumerate(first_page)
@@ -728,6 +728,19 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
+    """Segments without the short words OCR made of scan specks ("Krüger ss AG", "ee pa"); a legal form
+    ("AG", "KG") is never one. Segments of specks alone are dropped."""
+    kept = []
+    for segment in segments:
+        words = tuple(w for w in segment.words if not is_speck(w) or labels.LEGAL_FORM.fullmatch(w.text.strip(".,")))
+        if len(words) == len(segment.words):
+            kept.append(segment)
+        elif words:
+            kept.append(TextLine(segment.page_number, segment.index, words))
+    return kept
 
 
 def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:

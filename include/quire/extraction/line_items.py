@@ -81,7 +81,7 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
     # so do scan specks and rules read into the heading (often the only trace of an unreadable cell)
     for word in line.words:
         if word not in covered:
-            columns.append(Column("other", word.x0, word.x1, unread=_is_speck(word) or bool(_RULE.match(word.text))))
+            columns.append(Column("other", word.x0, word.x1, unread=is_speck(word) or bool(_RULE.match(word.text))))
     columns.sort(key=lambda c: c.x0)
     return _merge_adjacent(columns, line.char_width())
 
@@ -447,7 +447,7 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
 def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
     """A row line's words that are not its numbers or the currencies printed with them."""
     return " ".join(w.text for w in line.words
-                    if not any(_inside(w, n) for n in numbers) and not _CURRENCY_WORD.match(w.text) and not _is_speck(w))
+                    if not any(_inside(w, n) for n in numbers) and not _CURRENCY_WORD.match(w.text) and not is_speck(w))
 
 
 def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
@@ -485,7 +485,7 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
                 spare.append(token)
     described = _described_columns(columns)
     description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of(w.x0, w.x1, columns) in described and not _is_speck(w)]
+                   if w not in numeric_words and _column_of(w.x0, w.x1, columns) in described and not is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
 
 
@@ -564,7 +564,7 @@ def _with_inline_times(line: TextLine, cells: _Cells, columns: Sequence[Column],
 
 
 def _description_words(line: TextLine, columns: Sequence[Column]) -> list[Word]:
-    return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not _is_speck(w)]
+    return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not is_speck(w)]
 
 
 def _inside(word: Word, token: NumberToken) -> bool:
@@ -585,7 +585,8 @@ def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
 SPECK_CONFIDENCE = 0.65
 
 
-def _is_speck(word: Word) -> bool:
+def is_speck(word: Word) -> bool:
+    """A short word without digits OCR was unsure of: a scan speck, not text."""
     return (len(word.text) <= 3 and not any(ch.isdigit() for ch in word.text)
             and word.confidence is not None and word.confidence < SPECK_CONFIDENCE)
 

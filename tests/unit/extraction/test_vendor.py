@@ -1,9 +1,11 @@
 """Vendor name and address: the issuer's block, whatever else sits near the top of the page."""
 
+from dataclasses import replace
+
 import pytest
 
 from quire.extraction.fields import extract_fields
-from quire.model import Classification
+from quire.model import Classification, ParsedDocument
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None)
@@ -202,3 +204,13 @@ def test_a_customer_name_spaced_into_two_segments_is_blocked_as_a_whole(make_doc
             "Hughes Electrical    Corp.\n"
             "22 Market Avenue\n")
     assert _vendor(make_document, text)[0] == "Bennett & Foster"
+
+
+def test_short_words_ocr_made_of_specks_are_no_part_of_the_name(make_document):
+    # "ss" and "ee pa" read at low confidence from scan dust; "AG" is the legal form, however short
+    document = make_document("ee pa\nKrüger ss AG\nMühlenallee 32\n6003 Luzern\n")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.3 if w.text in ("ss", "ee", "pa") else 0.95) for w in page.words)
+    fields = extract_fields(ParsedDocument((replace(page, words=words),)), Classification("invoice", 0.9, "test"),
+                            templates=(), settings=SETTINGS).fields
+    assert (fields["vendor_name"].value, fields["vendor_address"].value) == ("Krüger AG", "Mühlenallee 32, 6003 Luzern")
