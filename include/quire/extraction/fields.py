@@ -797,7 +797,7 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
         text = neighbour.text
         if gap <= limit and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
                 and len(_LETTERS.findall(text)) >= 2 and not labels.CUSTOMER_BLOCK.search(text) \
-                and not any(ch.isdigit() for ch in text):
+                and not labels.VENDOR_BLOCK.search(text) and not any(ch.isdigit() for ch in text):
             words.extend(neighbour.words)
     if len(words) == len(name.words):
         return name

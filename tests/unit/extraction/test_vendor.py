@@ -214,3 +214,11 @@ def test_short_words_ocr_made_of_specks_are_no_part_of_the_name(make_document):
     fields = extract_fields(ParsedDocument((replace(page, words=words),)), Classification("invoice", 0.9, "test"),
                             templates=(), settings=SETTINGS).fields
     assert (fields["vendor_name"].value, fields["vendor_address"].value) == ("Krüger AG", "Mühlenallee 32, 6003 Luzern")
+
+
+def test_a_vendor_label_set_close_before_the_name_is_no_part_of_it(make_document):
+    # OCR spaced "From:" two characters off the name: two segments, which widening must not join again
+    text = ("From:   Walsh & Miller LLC                   INVOICE\n"
+            "161 Harbour Avenue\n"
+            "Austin, TX 78701\n")
+    assert _vendor(make_document, text)[0] == "Walsh & Miller LLC"
