@@ -283,8 +283,7 @@ def text_right(lines: Sequence[TextLine], position: int, end: int, max_gap_chars
     label_centre, reach = (top + bottom) / 2, 0.75 * (bottom - top)
     limit = label.x1 + max_gap_chars * line.char_width()
     best: tuple[float, TextLine] | None = None
-    # two lines either way: a speck or a line of small print can stand between a label and its value
-    for neighbour in lines[max(0, position - 2):position + 3]:
+    for neighbour in lines[max(0, position - 1):position + 2]:
         if neighbour is line or neighbour.page_number != line.page_number:
             continue
         for segment in split_segments(neighbour):
