@@ -300,6 +300,8 @@ _NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|PM(?=\d)|[$€£¥])?[-−]?\d[\d.,'
 _GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
 _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
+#: a point or comma OCR read after an amount's cents ("14880.53,", "150.00." from a speck or a rule)
+_TRAILING_MARK = re.compile(r"(?<=[.,]\d\d)[.,]$")
 #: a currency printed as a word of its own beside its amount ("USD 61.85", "21,92 €")
 _CURRENCY_WORD = re.compile(rf"^(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 
@@ -330,7 +332,7 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     i = 0
     while i < len(words):
         word = words[i]
-        text = word.text.strip(":;*")
+        text = _TRAILING_MARK.sub("", word.text.strip(":;*"))
         if not _NUMERIC_WORD.match(text) or "%" in text:
             i += 1
             continue
