@@ -348,10 +348,16 @@ _LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
 _EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_.,:;|~*\[\]{}]+$")
 
 
+#: "m²" as OCR reads it in a unit ("80 g/m?, box", "Reinigung (m?)"): tesseract rarely reads the superscript
+#: two, and a question mark or a star after "g/" or inside "( )" is no other unit ("m2" may be printed so)
+_SQUARE_METRE = re.compile(r"(?:(?<=g/)|(?<=\())m(?:\?2?|\*)(?=[),.\s]|$)")
+
+
 def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
     """Descriptions without stray OCR marks at their edges and without a position column that was
     read into them (its header unreadable): leading integers that count up the rows, mostly by one."""
-    items = [replace(item, description=_EDGE_MARKS.sub("", item.description)) for item in items]
+    items = [replace(item, description=_SQUARE_METRE.sub("m²", _EDGE_MARKS.sub("", item.description)))
+             for item in items]
     ordinals = [_LEADING_ORDINAL.match(item.description) for item in items]
     if len(items) >= 2 and all(ordinals):
         numbers = [int(m.group(1)) for m in ordinals if m is not None]

@@ -392,3 +392,16 @@ On-site support                 3          34.66       103.98
     words = tuple(replace(w, confidence=0.3 if w.text == "ee" else 0.95) for w in page.words)
     rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
     assert rows == [("Network switch 24-port", "3", "77.51", "232.53"), ("On-site support", "3", "34.66", "103.98")]
+
+
+def test_square_metres_as_ocr_reads_them_are_square_metres_again(make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Copy paper A4, 80 g/m?, box        2          43.00        86.00
+Office cleaning (m?)              12           5.00        60.00
+Floor tiles (m2)                   3          10.00        30.00
+Boxes of 12 (m*)                   1           4.00         4.00
+                              Subtotal                    180.00
+"""))
+    assert [r[0] for r in rows] == ["Copy paper A4, 80 g/m², box", "Office cleaning (m²)", "Floor tiles (m2)",
+                                    "Boxes of 12 (m²)"]  # "m2" may be printed as it reads
