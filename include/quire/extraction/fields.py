@@ -608,6 +608,8 @@ _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
                                 r"[(\[]?\s*[A-Z]{0,2}\d(?:\s?\d){4,11}\s?[-~]?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
 #: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SDN BHO", "SDN BND")
+#: the Dutch legal form "V.O.F." with its O read as a zero ("V 0 F", "V.0.F.")
+_VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?![\w])")
 _SDN_BHD_MISREAD = re.compile(r"\bS[DO0I][NM]\.?\s?B[HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
 _YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
@@ -885,6 +887,7 @@ def _join_address(address_lines: Iterable[str]) -> str:
 def _repair_name(text: str) -> str:
     """A vendor name with the OCR misreadings of its legal form and of Y in initialisms undone."""
     text = _clean(_YEN_FOR_Y.sub("Y", text).replace("_", " "))  # OCR reads rules and specks as "__"
+    text = _VOF_MISREAD.sub(r"\1\2O\3\4", text)
     return _SDN_BHD_MISREAD.sub(lambda m: "Sdn Bhd" if m.group(0)[1].islower() else "SDN BHD", text)
 
 

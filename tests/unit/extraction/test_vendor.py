@@ -163,6 +163,9 @@ def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
      "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
     # a word that merely starts like the legal form is left alone
     ("SINBHDX TRADING\nJALAN 6\n", "SINBHDX TRADING"),
+    # the O of the Dutch V.O.F. read as a zero
+    ("Bouw Jansen V 0 F\nKerkstraat 1\n", "Bouw Jansen V O F"),
+    ("Bouw Jansen V.0.F.\nKerkstraat 1\n", "Bouw Jansen V.O.F."),
 ])
 def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document, receipt: str, name: str):
     assert _vendor(make_document, receipt, "receipt")[0] == name
@@ -176,7 +179,7 @@ def test_a_unit_in_parentheses_is_no_legal_form(make_document):
                "Bonnr.: 5892-001310\n"
                "Koffiebonen, biologisch (kg)\n"
                "25 x 10,00 250,00\n")
-    assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.0.F."
+    assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.O.F."  # zero undone
 
 
 def test_a_registration_number_as_ocr_reads_it_is_no_address_line(make_document):
