@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from quire.extraction.labels import QUANTITY_UNIT, amount_role
 from quire.extraction.layout import NumberToken, TextLine, find_numbers
@@ -200,6 +200,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
         cells = _with_inline_times(line, _assign(line, numbers, columns), columns, decimal_separator)
         if any(n.has_fraction for n in numbers):
             rows_seen += 1
+        if "amount" not in cells.numbers and cells.description:
+            cells = _with_lost_amount(cells, columns)
         if "amount" in cells.numbers:
             above = _wrapped_above(pending, line)
             if cells.description:
@@ -245,6 +247,18 @@ def _within_table(line: TextLine, columns: Sequence[Column]) -> TextLine:
     left = columns[0].x0 - _TABLE_EDGE_CHARS * line.char_width()
     inside = tuple(w for w in line.words if w.x1 > left)
     return line if len(inside) == len(line.words) else TextLine(line.page_number, line.index, inside)
+
+
+def _with_lost_amount(cells: _Cells, columns: Sequence[Column]) -> _Cells:
+    """A described row whose amount OCR lost but whose quantity and unit price it read: the amount is their
+    product rounded to the cent, standing where the amount column is."""
+    quantity, price = cells.numbers.get("quantity"), cells.numbers.get("unit_price")
+    amount_column = next((c for c in columns if c.kind == "amount"), None)
+    if quantity is None or price is None or amount_column is None or not price.has_fraction:
+        return cells
+    value = (quantity.value * price.value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    amount = NumberToken(value, "", amount_column.x0, amount_column.x1, True)
+    return replace(cells, numbers={**cells.numbers, "amount": amount})
 
 
 def _fills_row(row: _Row, line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:

@@ -405,3 +405,14 @@ Boxes of 12 (m*)                   1           4.00         4.00
 """))
     assert [r[0] for r in rows] == ["Copy paper A4, 80 g/m², box", "Office cleaning (m²)", "Floor tiles (m2)",
                                     "Boxes of 12 (m²)"]  # "m2" may be printed as it reads
+
+
+def test_a_row_whose_amount_ocr_lost_is_priced_by_its_quantity_and_unit_price(make_document):
+    # the amount cell of the first row came out of OCR as specks (dropped), its other cells read
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Office cleaning                 6.25         131.07
+Network switch 24-port             3          77.51       232.53
+                              Subtotal                   1051.72
+"""))
+    assert rows == [("Office cleaning", "6.25", "131.07", "819.19"), ("Network switch 24-port", "3", "77.51", "232.53")]
