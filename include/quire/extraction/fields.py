@@ -688,7 +688,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not lines:
         return _MISSING, _MISSING
     first_lines = [line for line in lines if line.page_number == lines[0].page_number]
-    first_page = [segment for line in first_lines for segment in _without_specks(split_segments(line))]
+    # a till receipt's short words read unsurely are its text (thermal print), a scanned invoice's are dust
+    first_page = [segment for line in first_lines for segment in split_segments(line)]
+    if doc_type != "receipt":
+        first_page = _without_specks(first_page)
     table_headers = {segment.index for segment in first_page if find_header(segment) is not None} | {
         line.index for line in first_lines if find_header(line) is not None}
     blocked = _customer_block(first_page, doc_type) | {p for p, segment in enumerate(first_page)

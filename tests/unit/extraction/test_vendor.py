@@ -225,3 +225,13 @@ def test_a_vendor_label_set_close_before_the_name_is_no_part_of_it(make_document
             "161 Harbour Avenue\n"
             "Austin, TX 78701\n")
     assert _vendor(make_document, text)[0] == "Walsh & Miller LLC"
+
+
+def test_a_receipt_keeps_the_short_words_ocr_read_unsurely(make_document):
+    # thermal print: "TA" and "K" of the shop's name read at low confidence are its text, not dust
+    document = make_document("BOOK TA K (TAMAN DAYA) SDN BHD\nNO.5 JALAN KENARI\nTotal 9.00\n")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.3 if w.text in ("TA", "K") else 0.95) for w in page.words)
+    fields = extract_fields(ParsedDocument((replace(page, words=words),)), Classification("receipt", 0.9, "test"),
+                            templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "BOOK TA K (TAMAN DAYA) SDN BHD"
