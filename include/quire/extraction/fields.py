@@ -239,9 +239,8 @@ def _value_beside(line: TextLine, end: int) -> bool:
     label = [w for w, start in zip(line.words, starts, strict=True) if start < end]
     if not following or not label:
         return False
-    rest = line.text[end:].split()
     gap = following[0].x0 - label[-1].x1
-    return bool(" ".join(rest).strip(" :#.-")) and gap <= 2.5 * line.char_width()
+    return bool(line.text[end:].strip(" :#.-")) and gap <= 2.5 * line.char_width()
 
 
 def _number_above(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldValue | None:
@@ -609,7 +608,7 @@ _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]
                                 r"[(\[]?\s*[A-Z]{0,2}\d(?:\s?\d){4,11}\s?[-~]?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
 #: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SDN BHO", "SDN BND")
 #: the Dutch legal form "V.O.F." with its O read as a zero ("V 0 F", "V.0.F.")
-_VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?![\w])")
+_VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?!\w)")
 _SDN_BHD_MISREAD = re.compile(r"\bS[DO0I][NM]\.?\s?B[HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
 _YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
