@@ -105,14 +105,20 @@ _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 _LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])")
 
 
-#: a number OCR split after its first letters ("IN V0045838" for "INV0045838"): up to three capitals,
-#: one space, then the rest of the identifier starting with a capital or a digit
-_SPLIT_PREFIX = re.compile(r"^([\W_]*)([A-Z]{1,3}) (?=[A-Z]{0,3}-?\d)")
+#: a number OCR split inside its letter prefix ("IN V0045838" for "INV0045838"): capitals, one space, the
+#: prefix's last capitals and the digits
+_SPLIT_PREFIX = re.compile(r"^([\W_]*)([A-Z]{1,2}) (?=([A-Z]{1,2})-?\d)")
+#: the longest prefix a split is joined into: a speck ("L 2025/65432") or a code ("CR FA2026-14185") before
+#: a whole number makes a longer one or none
+_PREFIX_LETTERS = 3
 
 
 def _joined_prefix(text: str) -> str:
     """The text with a document number's prefix that OCR set apart joined to it again."""
-    return _SPLIT_PREFIX.sub(r"\1\2", text, count=1)
+    match = _SPLIT_PREFIX.match(text)
+    if match is None or len(match.group(2)) + len(match.group(3)) > _PREFIX_LETTERS:
+        return text
+    return match.group(1) + match.group(2) + text[match.end():]
 
 
 def _identifier(text: str) -> str | None:

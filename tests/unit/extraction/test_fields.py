@@ -209,7 +209,8 @@ TOTAL PAYABLE:                           51.42
     ("Hughes Catering\nCredit Memo #: ree _CN-2026-26162", "CN-2026-26162"),  # specks read as letters
     ("Müller KG\nAn   _Rechnungs-Nr:: R202406950", "R202406950"),  # an underscore before the label
     ("Hughes Inc.\nJnvoice No: INV-2024-5512\nTerms: 30 days", "INV-2024-5512"),  # I read as J
-    ("Denver Supply\nInvoice #: IN V0045838", "INV0045838"),  # the number split after its prefix
+    ("Denver Supply\nInvoice #: IN V0045838", "INV0045838"),  # the number split inside its prefix
+    ("Dubois SARL\nFacture n°: CR   FA2026-14185", "FA2026-14185"),  # a code before a whole number
     ("Denver Supply\nInvoice No: 12/03/2024", None),  # a date is no document number
 ])
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
