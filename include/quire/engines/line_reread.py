@@ -10,7 +10,9 @@ call, not one per line (0.6-0.7 s a receipt page).
 A line's second reading replaces its first only when it is more confident and prints the
 same numbers, separators included: amounts and dates were read right far more often than they
 were improved, so a re-read that changes a digit, turns "15.90" into "15,90" or splits an
-invoice number in two is a misreading of the cut-out, not a repair. Nor may it change what the
+invoice number in two is a misreading of the cut-out, not a repair (except where the page
+reading found no date on the line and the re-read finds one, keeping the line's amounts:
+"1770372018" -> "17/03/2018", separators the page reading took for digits). Nor may it change what the
 extraction reads the line by: its dates (month names are letters), the field labels it holds
 ("Change" misread as "Changa" turned a receipt's type to "other") and its currency (a "$" for
 "RM" decides the date order of the whole document: without that check the re-read cost one
@@ -238,9 +240,11 @@ def choose_reading(first: list[Word], second: list[Word]) -> list[Word]:
     Where the two readings have as many words, each overlapping its counterpart, each word keeps
     its first reading when that was at least as confident.
     """
-    if not second or _numbers(first) != _numbers(second) or _confidence(second) <= _confidence(first):
+    if not second or _confidence(second) <= _confidence(first):
         return first
-    if _dates(first) != _dates(second):
+    if _numbers(first) != _numbers(second) and not _date_repaired(first, second):
+        return first
+    if _dates(first) and _dates(first) != _dates(second):
         return first  # "17 APR 2018" misread as "17 AFR 2018": letters can carry a date too
     if _currency(first) != _currency(second):
         return first  # a "$" where "RM" was printed changes how every date of the document reads
@@ -269,6 +273,20 @@ def _numbers(words: list[Word]) -> list[str]:
     """The line's numbers as printed, separators and splits included: "15,90" is not "15.90",
     "OR18061602170510" not "OR180616021 70510"."""
     return [number for w in words for number in _NUMBER.findall(w.text)]
+
+
+def _date_repaired(first: list[Word], second: list[Word]) -> bool:
+    """A line the page reading found no date on, whose re-read prints one and every amount of the first
+    ("25112/2018" for "25/12/2018": a separator read as a digit)."""
+    if _dates(first) or not _dates(second):
+        return False
+    amounts = [n for n in _numbers(first) if re.search(r"[.,]\d{2}$", n)]
+    remaining = _numbers(second)
+    for amount in amounts:
+        if amount not in remaining:
+            return False
+        remaining.remove(amount)
+    return True
 
 
 def _dates(words: list[Word]) -> set[tuple[date | None, date | None]]:

@@ -51,6 +51,12 @@ def test_a_line_put_back_keeps_the_blank_lines_between_blocks() -> None:
     # the same digits, but another separator or a number split in two: the first
     ([("TOTAL", 0, 0.6), ("15.90", 40, 0.6)], [("TOTAL", 0, 0.95), ("15,90", 40, 0.95)], "TOTAL 15.90"),
     ([("OR18061602170510", 0, 0.6)], [("OR180616021", 0, 0.9), ("70510", 60, 0.9)], "OR18061602170510"),
+    # other digits where the page reading found no date but the re-read finds one, keeping the amounts:
+    # the re-read (separators read as digits on the page: "1770372018")
+    ([("Date:", 0, 0.6), ("1770372018", 12, 0.5), ("9.00", 60, 0.9)],
+     [("Date:", 0, 0.9), ("17/03/2018", 12, 0.9), ("9.00", 60, 0.9)], "Date: 17/03/2018 9.00"),
+    ([("Date:", 0, 0.6), ("1770372018", 12, 0.5), ("9.00", 60, 0.9)],
+     [("Date:", 0, 0.9), ("17/03/2018", 12, 0.9), ("9.60", 60, 0.9)], "Date: 1770372018 9.00"),
     # less confident: the first
     ([("CASH", 0, 0.9)], [("CASM", 0, 0.8)], "CASH"),
     # a label the first reading holds is not lost ("Change" vs a more confident line with "Changa")
