@@ -89,9 +89,10 @@ class ChunkOutcome:
 
 #: up to this many documents per slot, each document gets a task instance of its own
 FEW_DOCUMENTS_PER_SLOT = 4
-#: a backlog is cut into this many waves per slot: enough to even out a slow chunk, few enough that
-#: Airflow's ~1.5-3 slot-seconds per task instance stay small beside the work a chunk carries
-BACKLOG_WAVES = 2
+#: a backlog is cut into this many waves per slot. One: a second wave queued every other chunk behind the
+#: first (bench/throughput.py, 72 scans on 4 slots: ratio 0.58/0.71 with two waves, 0.85/0.83 with one),
+#: and Airflow's ~1.5-3 slot-seconds per task instance are paid once per slot and stage
+BACKLOG_WAVES = 1
 MAX_CHUNK_SIZE = 500
 
 

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     #: a page read below this mean confidence is read again with Sauvola thresholding, and the more
     #: confident reading kept (quire.engines.second_reading); 0 reads every page once
     ocr_second_reading_below: float = 0.0
+    #: the lines of receipt-shaped pages are read again, enlarged, on one sheet, and each line's more
+    #: confident reading with the same digits kept (quire.engines.line_reread); False reads each page once
+    ocr_line_reread: bool = True
     ocr_dpi: int = 300
     #: a text layer below this many usable characters on a page counts as "no text"
     min_text_chars: int = 20

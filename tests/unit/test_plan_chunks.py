@@ -15,10 +15,10 @@ def test_few_documents_each_get_their_own_instance():
     assert [len(c["document_ids"]) for c in plan_chunks(_claimed(8), slots=2)] == [1] * 8
 
 
-def test_a_backlog_is_cut_into_two_waves_per_slot():
+def test_a_backlog_is_cut_into_one_chunk_per_slot():
     chunks = plan_chunks(_claimed(500), slots=2)
-    assert [len(c["document_ids"]) for c in chunks] == [125] * 4
-    assert chunks[0]["label"].endswith("+124 more")
+    assert [len(c["document_ids"]) for c in chunks] == [250] * 2
+    assert chunks[0]["label"].endswith("+249 more")
     assert [i for c in chunks for i in c["document_ids"]] == [f"id-{i}" for i in range(500)]
 
 

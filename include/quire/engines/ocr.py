@@ -117,11 +117,16 @@ def get_ocr_engine(settings: Settings) -> OcrEngine:
 
         english = reading(first)
         rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
-        if not rereads:
-            return english
-        return LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
-            language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
-            otherwise=english if isinstance(english, SecondReadingEngine) else None)
+        page: OcrEngine = english
+        if rereads:
+            page = LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
+                language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
+                otherwise=english if isinstance(english, SecondReadingEngine) else None)
+        if not settings.ocr_line_reread:
+            return page
+        from quire.engines.line_reread import LineRereadEngine
+
+        return LineRereadEngine(page, first, cache_dir)
     try:
         engine_class = load_object(settings.ocr_engine)
     except (ImportError, AttributeError, ValueError) as exc:
@@ -216,6 +221,11 @@ class TesseractEngine:
         if self.column_psm is not None and ink_aspect_ratio(image) >= COLUMN_ASPECT_RATIO:
             return self.column_psm
         return self.psm
+
+    def read_as_is(self, image: Image.Image, dpi: float, path: Path, psm: int) -> OcrResult:
+        """One tesseract pass over ``image`` saved at ``path``, without preprocessing or OSD: for images
+        Quire composed itself (quire.engines.line_reread's sheet of enlarged lines)."""
+        return self._read(image, dpi, path, psm)
 
     def _read(self, image: Image.Image, dpi: float, path: Path, psm: int) -> OcrResult:
         image.save(path)  # PNM: no compression to pay for, and leptonica reads it natively

@@ -296,7 +296,7 @@ def text_right(lines: Sequence[TextLine], position: int, end: int, max_gap_chars
 
 # -- numbers on a line -----------------------------------------------------------------------------------
 
-_NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|PM(?=\d)|[$€£¥])?[-−]?\d[\d.,'’]*\)?-?$", re.IGNORECASE)
+_NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|[PF]M(?=\d)|[$€£¥])?[-−]?\d[\d.,'’]*\)?-?$", re.IGNORECASE)
 _GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
 _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)

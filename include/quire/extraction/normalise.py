@@ -19,8 +19,8 @@ from decimal import Decimal, InvalidOperation
 _GROUP_SPACES = "\u00a0\u202f\u2009 '’"
 #: the currencies printed beside amounts, as codes or signs (a regular-expression alternation)
 CURRENCY_MARKS = r"RM|EUR|USD|GBP|MYR|CHF|SGD|[$€£¥]"
-#: "PM" before digits is OCR's reading of "RM" (the time-of-day "PM" follows its time, after a space)
-_CURRENCY_AFFIXES = re.compile(rf"^(?:PM(?=\d)|{CURRENCY_MARKS})\s*|\s*(?:{CURRENCY_MARKS})$", re.IGNORECASE)
+#: "PM" or "FM" before digits is OCR's reading of "RM" (the time-of-day "PM" follows its time, after a space)
+_CURRENCY_AFFIXES = re.compile(rf"^(?:[PF]M(?=\d)|{CURRENCY_MARKS})\s*|\s*(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 _NUMBER_BODY = re.compile(r"^\d[\d.,\u00a0\u202f\u2009 '’]*$")
 
 

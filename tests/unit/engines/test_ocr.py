@@ -17,6 +17,7 @@ from quire.engines.ocr import (
     parse_tsv,
 )
 from quire.engines.language import LanguageRereadEngine
+from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.second_reading import SecondReadingEngine
 from quire.engines.preprocess import Preprocessing, prepare_image
@@ -81,7 +82,7 @@ def test_ocr_result_round_trips_through_json() -> None:
 
 
 def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": ""}))
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "", "ocr_line_reread": False}))
     assert isinstance(engine, CachedOcrEngine)
     assert isinstance(engine.inner, TesseractEngine)
     assert engine.cache_dir == engine_settings.cache_root / "ocr"
@@ -89,7 +90,8 @@ def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
 
 
 def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+fra"}))
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+fra",
+                                                                  "ocr_line_reread": False}))
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine, OcrEngine)
     assert engine.first.inner.languages == "eng"
     assert {k: e.inner.languages for k, e in engine.by_language.items()} == {"deu": "deu+eng", "fra": "fra+eng"}
@@ -99,12 +101,20 @@ def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings
 
 
 def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_second_reading_below": 0.75}))
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_second_reading_below": 0.75,
+                                                                  "ocr_line_reread": False}))
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine.otherwise, SecondReadingEngine)
     assert engine.otherwise.second.inner.preprocessing.thresholding == "sauvola"
     assert engine.otherwise.first.inner.settings_key == engine.first.inner.settings_key
     german = engine.by_language["deu"]
     assert isinstance(german, SecondReadingEngine) and german.second.inner.languages == "deu+eng"
+
+
+def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings)
+    assert isinstance(engine, LineRereadEngine) and isinstance(engine.inner, LanguageRereadEngine)
+    assert engine.settings_key.startswith(engine.inner.settings_key + ";line_reread=")
+    assert engine.reader.languages == "eng" and engine.cache_dir == engine_settings.cache_root / "ocr"
 
 
 def test_factory_loads_a_double_by_dotted_path(engine_settings) -> None:

@@ -243,11 +243,12 @@ SR 6   7,395.09   443.71   7,838.80
     assert fields["total_amount"].value == "7838.80"
 
 
-def test_ocr_misreadings_of_the_total_label_and_of_rm_are_read(make_document):
-    receipt = make_document("""
+@pytest.mark.parametrize("misread_rm", ["PM", "FM"])
+def test_ocr_misreadings_of_the_total_label_and_of_rm_are_read(make_document, misread_rm):
+    receipt = make_document(f"""
 FIRST CITY PARKING SDN BHD
 Amount       RM6. 60
-Tota i       PM7.00
+Tota i       {misread_rm}7.00
 Paid         RM7.00
 """)
     fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields

@@ -28,6 +28,7 @@ from quire.extraction.normalise import (
     ("1.234.567,89", None, "1234567.89"),
     ("RM9.00", None, "9.00"),
     ("PM9.00", None, "9.00"),  # OCR reads RM as PM
+    ("FM9.00", None, "9.00"),  # ... or as FM
     ("$8.20", None, "8.20"),
     ("€ 12,50", None, "12.50"),
     ("12.50 EUR", None, "12.50"),
