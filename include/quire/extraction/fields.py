@@ -20,10 +20,11 @@ from quire.extraction.layout import (
     build_context,
     find_numbers,
     split_segments,
+    text_above,
     text_below,
     text_right,
 )
-from quire.extraction.line_items import extract_line_items, find_header
+from quire.extraction.line_items import extract_line_items, find_header, is_speck
 from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
@@ -31,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-11r"
+EXTRACTOR_VERSION = "generic-11s"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -104,6 +105,22 @@ _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 _LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])")
 
 
+#: a number OCR split inside its letter prefix ("IN V0045838" for "INV0045838"): capitals, one space, the
+#: prefix's last capitals and the digits
+_SPLIT_PREFIX = re.compile(r"^([\W_]*)([A-Z]{1,2}) (?=([A-Z]{1,2})-?\d)")
+#: the longest prefix a split is joined into: a speck ("L 2025/65432") or a code ("CR FA2026-14185") before
+#: a whole number makes a longer one or none
+_PREFIX_LETTERS = 3
+
+
+def _joined_prefix(text: str) -> str:
+    """The text with a document number's prefix that OCR set apart joined to it again."""
+    match = _SPLIT_PREFIX.match(text)
+    if match is None or len(match.group(2)) + len(match.group(3)) > _PREFIX_LETTERS:
+        return text
+    return match.group(1) + match.group(2) + text[match.end():]
+
+
 def _identifier(text: str) -> str | None:
     value = _plain_identifier(text)
     rest = _NUMBER_PREFIX.sub("", text, count=1)
@@ -114,11 +131,16 @@ def _identifier(text: str) -> str | None:
 
 
 def _plain_identifier(text: str) -> str | None:
-    match = _IDENTIFIER.match(_NUMBER_PREFIX.sub("", text, count=1))
+    match = _IDENTIFIER.match(_joined_prefix(_NUMBER_PREFIX.sub("", text, count=1)))
     if match is None:
         return None
     value = match.group(0).rstrip("._-/")
-    return value if any(ch.isdigit() for ch in value) else None
+    return value if any(ch.isdigit() for ch in value) and not _is_date(value) else None
+
+
+def _is_date(value: str) -> bool:
+    """Whether an identifier is a date and nothing else ("12/03/2024" next to a misplaced label)."""
+    return any(d.start == 0 and d.end == len(value) for d in find_dates(value))
 
 
 def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
@@ -136,7 +158,7 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
         for match in labels.DOCUMENT_WORD.finditer(line.text):
             if _CITED_BEFORE.search(line.text[:match.start()]):
                 continue  # "Gutschrift zur Rechnung 144726" cites another document's number
-            rest = line.text[match.end():]
+            rest = _joined_prefix(line.text[match.end():])
             leftover = _LEFTOVER.match(rest)
             value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
@@ -191,20 +213,53 @@ def _loose_identifier(text: str) -> str | None:
 
 def _labelled_number(lines: Sequence[TextLine], patterns: Sequence[re.Pattern[str]]) -> FieldValue | None:
     for pattern in patterns:
-        for position, line in enumerate(lines):
-            for match in pattern.finditer(line.text):
-                after = _text_after(line, match.end())
-                value = _identifier(after)
+        found = _number_beside_or_below(lines, pattern) or _number_above(lines, pattern)
+        if found is not None:
+            return found
+    return None
+
+
+def _number_beside_or_below(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldValue | None:
+    for position, line in enumerate(lines):
+        for match in pattern.finditer(line.text):
+            after = _text_after(line, match.end())
+            value = _identifier(after)
+            if value is not None:
+                return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
+            if not after.strip(" :#.-"):
+                value = _identifier(text_right(lines, position, match.end()) or "")
                 if value is not None:
-                    return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
-                if not after.strip(" :#.-"):
-                    value = _identifier(text_right(lines, position, match.end()) or "")
-                    if value is not None:
-                        return FieldValue(value, _LABELLED_BELOW * line.confidence)
-                for text, below in text_below(lines, position, match.start(), match.end()):
-                    value = _identifier(text)
-                    if value is not None:
-                        return FieldValue(value, _LABELLED_BELOW * below.confidence)
+                    return FieldValue(value, _LABELLED_BELOW * line.confidence)
+            for text, below in text_below(lines, position, match.start(), match.end()):
+                value = _identifier(text)
+                if value is not None:
+                    return FieldValue(value, _LABELLED_BELOW * below.confidence)
+    return None
+
+
+def _value_beside(line: TextLine, end: int) -> bool:
+    """Whether the label ending at ``end`` has text after it in its own segment (the next block on the row
+    is another label's)."""
+    starts = line.word_starts()
+    following = [w for w, start in zip(line.words, starts, strict=True) if start >= end]
+    label = [w for w, start in zip(line.words, starts, strict=True) if start < end]
+    if not following or not label:
+        return False
+    gap = following[0].x0 - label[-1].x1
+    return bool(line.text[end:].strip(" :#.-")) and gap <= 2.5 * line.char_width()
+
+
+def _number_above(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldValue | None:
+    """A value printed over its label (a caption under its box), where no label of this kind has one
+    beside or below it: one word alone in the label's column on the line right above."""
+    for position, line in enumerate(lines):
+        for match in pattern.finditer(line.text):
+            if _value_beside(line, match.end()):
+                continue
+            for text, above in text_above(lines, position, match.start(), match.end(), max_lines=1):
+                value = _identifier(text)
+                if value is not None and len(text.split()) == 1:
+                    return FieldValue(value, _FALLBACK * above.confidence)
     return None
 
 
@@ -558,6 +613,8 @@ _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
                                 r"[(\[]?\s*[A-Z]{0,2}\d(?:\s?\d){4,11}\s?[-~]?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
 #: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SDN BHO", "SDN BND")
+#: the Dutch legal form "V.O.F." with its O read as a zero ("V 0 F", "V.0.F.")
+_VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?!\w)")
 _SDN_BHD_MISREAD = re.compile(r"\bS[DO0I][NM]\.?\s?B[HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
 _YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
@@ -600,7 +657,26 @@ def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -
                 break
             if left <= below.x0 <= right:
                 blocked.add(offset)
-    return blocked
+    return _with_rest_of_row(segments, blocked)
+
+
+#: a segment this close after a blocked one on its row is more of the same name ("Hughes Electrical" "Corp.")
+_NAME_GAP_CHARS = 5
+
+
+def _with_rest_of_row(segments: Sequence[TextLine], blocked: set[int]) -> set[int]:
+    """The blocked positions with the segments that continue them closely on their row: a customer's name
+    that OCR spaced into two segments is the customer's as a whole, its legal form no vendor's."""
+    whole = set(blocked)
+    for position in sorted(blocked):
+        segment = segments[position]
+        for following in range(position + 1, len(segments)):
+            after = segments[following]
+            if after.index != segment.index or after.x0 - segment.x1 > _NAME_GAP_CHARS * segment.char_width():
+                break
+            whole.add(following)
+            segment = after
+    return whole
 
 
 def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple[FieldValue, FieldValue]:
@@ -617,7 +693,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not lines:
         return _MISSING, _MISSING
     first_lines = [line for line in lines if line.page_number == lines[0].page_number]
+    # a till receipt's short words read unsurely are its text (thermal print), a scanned invoice's are dust
     first_page = [segment for line in first_lines for segment in split_segments(line)]
+    if doc_type != "receipt":
+        first_page = _without_specks(first_page)
     table_headers = {segment.index for segment in first_page if find_header(segment) is not None} | {
         line.index for line in first_lines if find_header(line) is not None}
     blocked = _customer_block(first_page, doc_type) | {p for p, segment in enumerate(first_page)
@@ -659,6 +738,19 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
+    """Segments without the short words OCR made of scan specks ("Krüger ss AG", "ee pa"); a legal form
+    ("AG", "KG") is never one. Segments of specks alone are dropped."""
+    kept = []
+    for segment in segments:
+        words = tuple(w for w in segment.words if not is_speck(w) or labels.LEGAL_FORM.fullmatch(w.text.strip(".,")))
+        if len(words) == len(segment.words):
+            kept.append(segment)
+        elif words:
+            kept.append(TextLine(segment.page_number, segment.index, words))
+    return kept
 
 
 def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
@@ -715,7 +807,7 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
         text = neighbour.text
         if gap <= limit and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
                 and len(_LETTERS.findall(text)) >= 2 and not labels.CUSTOMER_BLOCK.search(text) \
-                and not any(ch.isdigit() for ch in text):
+                and not labels.VENDOR_BLOCK.search(text) and not any(ch.isdigit() for ch in text):
             words.extend(neighbour.words)
     if len(words) == len(name.words):
         return name
@@ -803,6 +895,7 @@ def _join_address(address_lines: Iterable[str]) -> str:
 def _repair_name(text: str) -> str:
     """A vendor name with the OCR misreadings of its legal form and of Y in initialisms undone."""
     text = _clean(_YEN_FOR_Y.sub("Y", text).replace("_", " "))  # OCR reads rules and specks as "__"
+    text = _VOF_MISREAD.sub(r"\1\2O\3\4", text)
     return _SDN_BHD_MISREAD.sub(lambda m: "Sdn Bhd" if m.group(0)[1].islower() else "SDN BHD", text)
 
 

@@ -19,9 +19,11 @@ def _any(*patterns: str) -> re.Pattern[str]:
 
 
 _NO = r"(?:no|nr|n[°o]|num(?:ber|mer|éro|ero)?|#)\.?"
+#: "Invoice", also with the capital I OCR reads as J ("Jnvoice No.")
+_INVOICE = r"[ij]nvoice"
 
 INVOICE_NUMBER = _any(
-    rf"\b(?:tax\s+)?invoice\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
+    rf"\b(?:tax\s+)?{_INVOICE}\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
     rf"\b(?:document|doc)\s*{_NO}", rf"\bcredit\s*note\s*{_NO}", rf"\bcredit\s*memo\s*{_NO}",
     rf"\btrans(?:action)?\s*{_NO}", r"\bbeleg[\s-]*(?:nummer|nr\.?)", r"\bbon[\s-]*(?:nummer|nr\.?)",
     r"\bbonnr\.?", r"\bticket\s*n[°o]", r"\bn[°o]\s*de\s*ticket",
@@ -29,10 +31,10 @@ INVOICE_NUMBER = _any(
     r"\bn[°o]\s*(?:de\s+)?(?:la\s+)?facture", r"\bfacture\s*n[°o]", r"\bnum[ée]ro\s*de\s*(?:la\s+)?facture",
     r"\bn[°o]\s*d['’]avoir", r"\bavoir\s*n[°o]",
     r"\bfactuur\s*(?:nummer|nr\.?)", r"\bfactuurnr\.?", r"\bcreditnota\s*(?:nummer|nr\.?)",
-    r"\binvoice\s*(?=:)",
+    rf"\b{_INVOICE}\s*(?=:)",
 )
 #: words that name a document type, before its number where the label itself is misread
-DOCUMENT_WORD = _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b", r"\bcredit(?:\s*note)?\b",
+DOCUMENT_WORD = _any(rf"\b{_INVOICE}\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b", r"\bcredit(?:\s*note)?\b",
                      r"\bgutschrift\b", r"\bavoir\b", r"\bcreditnota\b", r"\breceipt\b", r"\bticket\b",
                      r"\bbeleg\b", r"\bkassabon\b")
 #: order numbers: the document number of a purchase order, but only a reference on an invoice,

@@ -241,13 +241,25 @@ def build_context(parsed: ParsedDocument) -> DocumentContext:
 def text_below(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
         tuple[str, TextLine]]:
     """Text printed under a label (the label's x-range, widened a little), nearest line first."""
+    return _text_in_column(lines, position, start, end, lines[position + 1:position + 1 + max_lines])
+
+
+def text_above(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
+        tuple[str, TextLine]]:
+    """Text printed over a label (a caption set under its value), nearest line first."""
+    return _text_in_column(lines, position, start, end, lines[max(0, position - max_lines):position][::-1])
+
+
+def _text_in_column(lines: Sequence[TextLine], position: int, start: int, end: int,
+                    candidates: Sequence[TextLine]) -> list[tuple[str, TextLine]]:
     line = lines[position]
     label_words = line.words_in_span(start, end)
     x0, x1 = min(w.x0 for w in label_words), max(w.x1 for w in label_words)
     slack = 3 * line.char_width()
     below = []
-    for candidate in lines[position + 1:position + 1 + max_lines]:
-        if candidate.page_number != line.page_number or candidate.top - line.bottom > 3 * line.height:
+    for candidate in candidates:
+        gap = candidate.top - line.bottom if candidate.index > line.index else line.top - candidate.bottom
+        if candidate.page_number != line.page_number or gap > 3 * line.height:
             break
         # whole blocks that reach under the label: a value is often wider than its label
         words = [w for segment in split_segments(candidate)
@@ -288,6 +300,8 @@ _NUMERIC_WORD = re.compile(r"^[-−(]?(?:RM|[PF]M(?=\d)|[$€£¥])?[-−]?\d[\d
 _GROUP_TAIL = re.compile(r"^\d{3}(?:[.,]\d{1,2})?$")
 _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
+#: a point or comma OCR read after an amount's cents ("14880.53,", "150.00." from a speck or a rule)
+_TRAILING_MARK = re.compile(r"(?<=[.,]\d\d)[.,]$")
 #: a currency printed as a word of its own beside its amount ("USD 61.85", "21,92 €")
 _CURRENCY_WORD = re.compile(rf"^(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 
@@ -318,7 +332,7 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     i = 0
     while i < len(words):
         word = words[i]
-        text = word.text.strip(":;*")
+        text = _TRAILING_MARK.sub("", word.text.strip(":;*"))
         if not _NUMERIC_WORD.match(text) or "%" in text:
             i += 1
             continue

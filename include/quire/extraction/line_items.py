@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from quire.extraction.labels import QUANTITY_UNIT, amount_role
 from quire.extraction.layout import NumberToken, TextLine, find_numbers
@@ -43,6 +43,9 @@ class Column:
     kind: str  # description | quantity | unit_price | amount | other
     x0: float
     x1: float
+    #: marked only by a scan speck or a rule OCR read into the heading: its numbers stay out of the other
+    #: columns, but the words under it may be a long description's
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +77,17 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
         words = line.words_in_span(start, end)
         covered.update(words)
         columns.append(Column(kind, min(w.x0 for w in words), max(w.x1 for w in words)))
-    # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out
+    # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out;
+    # so do scan specks and rules read into the heading (often the only trace of an unreadable cell)
     for word in line.words:
         if word not in covered:
-            columns.append(Column("other", word.x0, word.x1))
+            columns.append(Column("other", word.x0, word.x1, unread=is_speck(word) or bool(_RULE.match(word.text))))
     columns.sort(key=lambda c: c.x0)
     return _merge_adjacent(columns, line.char_width())
+
+
+#: a table rule as OCR reads it: a run of dashes, underscores or bars, no letter or digit
+_RULE = re.compile(r"^[\W_]{3,}$")
 
 
 #: what joins two names of one column into one heading ("Item / Service", "Product & Service")
@@ -106,7 +114,7 @@ def _merge_adjacent(columns: list[Column], char_width: float) -> tuple[Column, .
                 and (merged[-1].kind, column.kind) != ("other", "description"):
             previous = merged.pop()
             kind = previous.kind if column.kind == "other" else column.kind
-            merged.append(Column(kind, previous.x0, column.x1))
+            merged.append(Column(kind, previous.x0, column.x1, previous.unread and column.unread))
         else:
             merged.append(column)
     return tuple(merged)
@@ -192,6 +200,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
         cells = _with_inline_times(line, _assign(line, numbers, columns), columns, decimal_separator)
         if any(n.has_fraction for n in numbers):
             rows_seen += 1
+        if "amount" not in cells.numbers and cells.description:
+            cells = _with_lost_amount(cells, columns)
         if "amount" in cells.numbers:
             above = _wrapped_above(pending, line)
             if cells.description:
@@ -237,6 +247,18 @@ def _within_table(line: TextLine, columns: Sequence[Column]) -> TextLine:
     left = columns[0].x0 - _TABLE_EDGE_CHARS * line.char_width()
     inside = tuple(w for w in line.words if w.x1 > left)
     return line if len(inside) == len(line.words) else TextLine(line.page_number, line.index, inside)
+
+
+def _with_lost_amount(cells: _Cells, columns: Sequence[Column]) -> _Cells:
+    """A described row whose amount OCR lost but whose quantity and unit price it read: the amount is their
+    product rounded to the cent, standing where the amount column is."""
+    quantity, price = cells.numbers.get("quantity"), cells.numbers.get("unit_price")
+    amount_column = next((c for c in columns if c.kind == "amount"), None)
+    if quantity is None or price is None or amount_column is None or not price.has_fraction:
+        return cells
+    value = (quantity.value * price.value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    amount = NumberToken(value, "", amount_column.x0, amount_column.x1, True)
+    return replace(cells, numbers={**cells.numbers, "amount": amount})
 
 
 def _fills_row(row: _Row, line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
@@ -340,10 +362,16 @@ _LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
 _EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_.,:;|~*\[\]{}]+$")
 
 
+#: "m²" as OCR reads it in a unit ("80 g/m?, box", "Reinigung (m?)"): tesseract rarely reads the superscript
+#: two, and a question mark or a star after "g/" or inside "( )" is no other unit ("m2" may be printed so)
+_SQUARE_METRE = re.compile(r"(?:(?<=g/)|(?<=\())m(?:\?2?|\*)(?=[),.\s]|$)")
+
+
 def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
     """Descriptions without stray OCR marks at their edges and without a position column that was
     read into them (its header unreadable): leading integers that count up the rows, mostly by one."""
-    items = [replace(item, description=_EDGE_MARKS.sub("", item.description)) for item in items]
+    items = [replace(item, description=_SQUARE_METRE.sub("m²", _EDGE_MARKS.sub("", item.description)))
+             for item in items]
     ordinals = [_LEADING_ORDINAL.match(item.description) for item in items]
     if len(items) >= 2 and all(ordinals):
         numbers = [int(m.group(1)) for m in ordinals if m is not None]
@@ -439,7 +467,7 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
 def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
     """A row line's words that are not its numbers or the currencies printed with them."""
     return " ".join(w.text for w in line.words
-                    if not any(_inside(w, n) for n in numbers) and not _CURRENCY_WORD.match(w.text) and not _is_speck(w))
+                    if not any(_inside(w, n) for n in numbers) and not _CURRENCY_WORD.match(w.text) and not is_speck(w))
 
 
 def _is_totals_line(line: TextLine, columns: Sequence[Column], decimal_separator: str | None) -> bool:
@@ -475,10 +503,23 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
             numeric_words.update(words)
             if description_end is not None and token.x0 > description_end:
                 spare.append(token)
+    described = _described_columns(columns)
     description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of(w.x0, w.x1, columns).kind == "description"
-                   and not _is_speck(w)]
+                   if w not in numeric_words and _column_of(w.x0, w.x1, columns) in described and not is_speck(w)]
     return _Cells(description, assigned, tuple(spare))
+
+
+def _described_columns(columns: Sequence[Column]) -> tuple[Column, ...]:
+    """The description column and the unread ones right after it: a speck over a long description's end
+    marks no cell of its own, so the words under it (not its numbers) are the description's."""
+    kinds = [c.kind for c in columns]
+    if "description" not in kinds:
+        return ()
+    start = kinds.index("description")
+    end = start + 1
+    while end < len(columns) and columns[end].unread:
+        end += 1
+    return tuple(columns[start:end])
 
 
 #: the words a detail line prints around its quantity and unit price ("Qty: 2 x 600.00 each", "12 h @ 95.00/h",
@@ -543,7 +584,7 @@ def _with_inline_times(line: TextLine, cells: _Cells, columns: Sequence[Column],
 
 
 def _description_words(line: TextLine, columns: Sequence[Column]) -> list[Word]:
-    return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not _is_speck(w)]
+    return [w for w in line.words if _column_of(w.x0, w.x1, columns).kind == "description" and not is_speck(w)]
 
 
 def _inside(word: Word, token: NumberToken) -> bool:
@@ -564,7 +605,8 @@ def _unit_after(line: TextLine, token: NumberToken) -> Word | None:
 SPECK_CONFIDENCE = 0.65
 
 
-def _is_speck(word: Word) -> bool:
+def is_speck(word: Word) -> bool:
+    """A short word without digits OCR was unsure of: a scan speck, not text."""
     return (len(word.text) <= 3 and not any(ch.isdigit() for ch in word.text)
             and word.confidence is not None and word.confidence < SPECK_CONFIDENCE)
 

@@ -208,6 +208,10 @@ TOTAL PAYABLE:                           51.42
     ("Reed LLC\nBill to                   Invoice 4 INV-2024-30523", "INV-2024-30523"),  # "#" read as "4"
     ("Hughes Catering\nCredit Memo #: ree _CN-2026-26162", "CN-2026-26162"),  # specks read as letters
     ("Müller KG\nAn   _Rechnungs-Nr:: R202406950", "R202406950"),  # an underscore before the label
+    ("Hughes Inc.\nJnvoice No: INV-2024-5512\nTerms: 30 days", "INV-2024-5512"),  # I read as J
+    ("Denver Supply\nInvoice #: IN V0045838", "INV0045838"),  # the number split inside its prefix
+    ("Dubois SARL\nFacture n°: CR   FA2026-14185", "FA2026-14185"),  # a code before a whole number
+    ("Denver Supply\nInvoice No: 12/03/2024", None),  # a date is no document number
 ])
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
@@ -360,3 +364,13 @@ eo GBP 1074.47
 def test_a_document_number_after_a_label_ocr_misread_or_cut(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+def test_a_document_number_printed_above_its_label(make_document):
+    # a boxed header that sets each caption under its value
+    text = """
+Bennett & Foster Inc.                      INV0045838        24/06/2024
+12 Park Lane                               Invoice No.       Invoice Date
+"""
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == "INV0045838"

@@ -106,3 +106,10 @@ def test_an_amount_ocr_split_at_its_decimal_point_is_one_number():
     # a far-away "50" is another column, not the cents of "2."
     assert [n.value for n in find_numbers(line, ".")][:1] == [Decimal("73.00")]
     assert Decimal("2.50") not in [n.value for n in find_numbers(line, ".")]
+
+
+def test_a_mark_ocr_read_after_the_cents_is_no_part_of_the_amount():
+    line = group_lines(_page(Word("Total", 10, 100, 40, 110), Word("USD", 50, 100, 70, 110),
+                             Word("14880.53,", 75, 100, 120, 110), Word("150.00.", 200, 100, 240, 110),
+                             Word("1,234,", 300, 100, 330, 110)))[0]
+    assert [n.value for n in find_numbers(line, ".")] == [Decimal("14880.53"), Decimal("150.00")]

@@ -377,3 +377,42 @@ Installation                         14        12.00       168.00
 """))
     assert rows == [("Audit de sécurité", "2", "21.88", "43.76"), ("Gestion de projet", "12.25", "2480.67", "30388.21"),
                     ("Installation", "14", "12.00", "168.00")]
+
+
+def test_specks_and_a_rule_read_into_the_header_make_no_column(make_document):
+    # "ee" (a speck OCR was unsure of) and "———" (the table's top rule) stand in the heading above
+    # the descriptions; as columns of their own they would cut "Network switch 24-port" in two
+    document = make_document("""
+Description     ee   ———      Qty     Unit price       Amount
+Network switch 24-port          3          77.51       232.53
+On-site support                 3          34.66       103.98
+                              Subtotal                 336.51
+""")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.3 if w.text == "ee" else 0.95) for w in page.words)
+    rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
+    assert rows == [("Network switch 24-port", "3", "77.51", "232.53"), ("On-site support", "3", "34.66", "103.98")]
+
+
+def test_square_metres_as_ocr_reads_them_are_square_metres_again(make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Copy paper A4, 80 g/m?, box        2          43.00        86.00
+Office cleaning (m?)              12           5.00        60.00
+Floor tiles (m2)                   3          10.00        30.00
+Boxes of 12 (m*)                   1           4.00         4.00
+                              Subtotal                    180.00
+"""))
+    assert [r[0] for r in rows] == ["Copy paper A4, 80 g/m², box", "Office cleaning (m²)", "Floor tiles (m2)",
+                                    "Boxes of 12 (m²)"]  # "m2" may be printed as it reads
+
+
+def test_a_row_whose_amount_ocr_lost_is_priced_by_its_quantity_and_unit_price(make_document):
+    # the amount cell of the first row came out of OCR as specks (dropped), its other cells read
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Office cleaning                 6.25         131.07
+Network switch 24-port             3          77.51       232.53
+                              Subtotal                   1051.72
+"""))
+    assert rows == [("Office cleaning", "6.25", "131.07", "819.19"), ("Network switch 24-port", "3", "77.51", "232.53")]

@@ -1,9 +1,11 @@
 """Vendor name and address: the issuer's block, whatever else sits near the top of the page."""
 
+from dataclasses import replace
+
 import pytest
 
 from quire.extraction.fields import extract_fields
-from quire.model import Classification
+from quire.model import Classification, ParsedDocument
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None)
@@ -161,6 +163,9 @@ def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
      "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
     # a word that merely starts like the legal form is left alone
     ("SINBHDX TRADING\nJALAN 6\n", "SINBHDX TRADING"),
+    # the O of the Dutch V.O.F. read as a zero
+    ("Bouw Jansen V 0 F\nKerkstraat 1\n", "Bouw Jansen V O F"),
+    ("Bouw Jansen V.0.F.\nKerkstraat 1\n", "Bouw Jansen V.O.F."),
 ])
 def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document, receipt: str, name: str):
     assert _vendor(make_document, receipt, "receipt")[0] == name
@@ -174,7 +179,7 @@ def test_a_unit_in_parentheses_is_no_legal_form(make_document):
                "Bonnr.: 5892-001310\n"
                "Koffiebonen, biologisch (kg)\n"
                "25 x 10,00 250,00\n")
-    assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.0.F."
+    assert _vendor(make_document, receipt, "receipt")[0] == "Installatietechniek de Vries V.O.F."  # zero undone
 
 
 def test_a_registration_number_as_ocr_reads_it_is_no_address_line(make_document):
@@ -189,3 +194,44 @@ TEL: 03-56127718
 """
     assert _vendor(make_document, text, "receipt") == ("SUBANG HEALTHCARE SDN BHD",
                                                        "B-8, JALAN SS15/4D, 47500 SUBANG JAYA, SELANGOR")
+
+
+def test_a_customer_name_spaced_into_two_segments_is_blocked_as_a_whole(make_document):
+    # OCR set the customer's legal form apart; under the label's column only "Hughes Electrical" stands,
+    # but "Corp." is the customer's too and must not make it the vendor's name
+    text = ("Bennett & Foster                              INVOICE\n"
+            "12 Park Lane\n"
+            "Seattle WA 98101\n"
+            "\n"
+            "Bill to:\n"
+            "Hughes Electrical    Corp.\n"
+            "22 Market Avenue\n")
+    assert _vendor(make_document, text)[0] == "Bennett & Foster"
+
+
+def test_short_words_ocr_made_of_specks_are_no_part_of_the_name(make_document):
+    # "ss" and "ee pa" read at low confidence from scan dust; "AG" is the legal form, however short
+    document = make_document("ee pa\nKrüger ss AG\nMühlenallee 32\n6003 Luzern\n")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.3 if w.text in ("ss", "ee", "pa") else 0.95) for w in page.words)
+    fields = extract_fields(ParsedDocument((replace(page, words=words),)), Classification("invoice", 0.9, "test"),
+                            templates=(), settings=SETTINGS).fields
+    assert (fields["vendor_name"].value, fields["vendor_address"].value) == ("Krüger AG", "Mühlenallee 32, 6003 Luzern")
+
+
+def test_a_vendor_label_set_close_before_the_name_is_no_part_of_it(make_document):
+    # OCR spaced "From:" two characters off the name: two segments, which widening must not join again
+    text = ("From:   Walsh & Miller LLC                   INVOICE\n"
+            "161 Harbour Avenue\n"
+            "Austin, TX 78701\n")
+    assert _vendor(make_document, text)[0] == "Walsh & Miller LLC"
+
+
+def test_a_receipt_keeps_the_short_words_ocr_read_unsurely(make_document):
+    # thermal print: "TA" and "K" of the shop's name read at low confidence are its text, not dust
+    document = make_document("BOOK TA K (TAMAN DAYA) SDN BHD\nNO.5 JALAN KENARI\nTotal 9.00\n")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.3 if w.text in ("TA", "K") else 0.95) for w in page.words)
+    fields = extract_fields(ParsedDocument((replace(page, words=words),)), Classification("receipt", 0.9, "test"),
+                            templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "BOOK TA K (TAMAN DAYA) SDN BHD"
