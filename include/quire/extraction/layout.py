@@ -90,7 +90,7 @@ def group_lines(page: PageText) -> tuple[TextLine, ...]:
     A scan fed in at a slant has its word boxes turned level first (see :func:`estimate_skew`),
     so a table row stays one line across the page; the words then carry the levelled coordinates.
     """
-    words = level_words([w for w in page.words if not _is_speck(w)])
+    words = level_words([w for w in page.words if not _is_dust(w)])
     rows: list[list[Word]] = []
     for word in sorted(words, key=lambda w: ((w.top + w.bottom) / 2, w.x0, w.text)):
         if not word.text.strip():
@@ -105,7 +105,7 @@ def group_lines(page: PageText) -> tuple[TextLine, ...]:
                  for i, r in enumerate(rows))
 
 
-def _is_speck(word: Word) -> bool:
+def _is_dust(word: Word) -> bool:
     """OCR of scanner dust or a table rule: punctuation only, hair-thin or barely recognised.
     Text-layer words (no confidence) are never dropped."""
     if word.confidence is None or any(ch.isalnum() for ch in word.text):
