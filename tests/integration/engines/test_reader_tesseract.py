@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from quire.engines.language import LanguageRereadEngine
+from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr import TesseractEngine, get_ocr_engine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.reader import open_document
@@ -63,7 +64,10 @@ def test_garbage_text_layer_is_replaced_by_ocr(corpus_dir, ocr_settings) -> None
 def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None:
     receipt = corpus_dir / "sroie" / "img" / "000.jpg"
     engine = get_ocr_engine(ocr_settings)
-    assert isinstance(engine, LanguageRereadEngine) and isinstance(engine.first, CachedOcrEngine)
+    # receipt pages get their lines read again (LineRereadEngine) over the cached page reading
+    assert isinstance(engine, LineRereadEngine)
+    page_engine = engine.inner
+    assert isinstance(page_engine, LanguageRereadEngine) and isinstance(page_engine.first, CachedOcrEngine)
     with open_document(receipt, ocr_settings, ocr=engine) as reader:
         first = reader.read_page(1)
     assert first.method is TextMethod.OCR and first.confidence > 0.6
@@ -71,5 +75,5 @@ def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None
     with open_document(receipt, ocr_settings, ocr=engine) as reader:
         second = reader.read_page(1)
     # an English receipt is read once, by the first engine; the second time from its cache
-    assert second == first and (engine.first.hits, engine.first.misses) == (1, 1)
-    assert all(reread.misses == 0 for reread in engine.by_language.values())
+    assert second == first and (page_engine.first.hits, page_engine.first.misses) == (1, 1)
+    assert all(reread.misses == 0 for reread in page_engine.by_language.values())
