@@ -5,10 +5,11 @@
 For each document NNN it writes NNN.pdf (digital), NNN.scan.pdf (or .png: image only) and
 NNN.json (ground truth, see tests/factories). Document i of a run uses generator seed
 ``seed * 1_000_000 + i`` on the dev split, ``seed * 1_000_000 + 500_000 + i`` on the
-held-out split and ``seed * 1_000_000 + 250_000 + i`` on the tune split, so no two splits
-share a seed; each split only uses its own layouts (the tune split widens what rules are
-tuned on, see tests/factories/tune_layouts.py). The same arguments always produce
-byte-identical files.
+held-out split, ``seed * 1_000_000 + 250_000 + i`` on the tune split and ``seed * 1_000_000 +
+750_000 + i`` on the tune2 split, so no two splits share a seed; each split only uses its own
+layouts (the tune splits widen what rules are tuned on, tune2 where and how the vendor is named,
+see tests/factories/tune_layouts.py). The same arguments always produce byte-identical files.
+``--no-scans`` writes the digital PDFs and ground truth only (its ground truth lists no scan).
 """
 
 from __future__ import annotations
@@ -27,18 +28,18 @@ sys.path.insert(0, str(REPO_ROOT))
 from tests.factories import SPLITS, generate_invoice, render_pdf, render_scan  # noqa: E402
 
 SEEDS_PER_RUN = 1_000_000
-SEED_OFFSETS = {"dev": 0, "tune": 250_000, "heldout": 500_000}
+SEED_OFFSETS = {"dev": 0, "tune": 250_000, "heldout": 500_000, "tune2": 750_000}
 
 
 def document_seed(run_seed: int, index: int, split: str) -> int:
     return run_seed * SEEDS_PER_RUN + SEED_OFFSETS[split] + index
 
 
-def write_document(out: Path, index: int, seed: int, split: str, scan_format: str) -> dict:
+def write_document(out: Path, index: int, seed: int, split: str, scan_format: str | None) -> dict:
     spec = generate_invoice(seed, split=split)
     stem = f"{index:03d}"
     render_pdf(spec, out / f"{stem}.pdf")
-    scans = render_scan(spec, out / f"{stem}.scan.{scan_format}", seed)
+    scans = render_scan(spec, out / f"{stem}.scan.{scan_format}", seed) if scan_format else []
     truth = {**spec.ground_truth(), "files": {"pdf": f"{stem}.pdf", "scan": [p.name for p in scans]}}
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return truth
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--split", choices=SPLITS, default="dev")
     parser.add_argument("--scan-format", choices=("pdf", "png", "tif"), default="pdf")
+    parser.add_argument("--no-scans", action="store_true", help="skip the scanned renderings (digital only)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
 
@@ -58,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(write_document, args.out, index, document_seed(args.seed, index, args.split),
-                               args.split, args.scan_format) for index in range(args.count)]
+                               args.split, None if args.no_scans else args.scan_format)
+                   for index in range(args.count)]
         truths = [future.result() for future in futures]
     manifest = {
         "count": args.count, "seed": args.seed, "split": args.split, "scan_format": args.scan_format,

@@ -24,9 +24,12 @@ from .locales import (CURRENCIES, ITEMS, LABELS, LETTER_TEXT, REGIONS, REGIONS_B
                       STREET_NAMES, STREET_PATTERNS, SURNAMES, TRADES, Currency, MoneyFormat, NumberFormat, Region,
                       format_date)
 
-SPLITS = ("dev", "heldout", "tune")
+SPLITS = ("dev", "heldout", "tune", "tune2")
+#: the splits that widen what rules are tuned on: their vendors and items print like real ones vary
+_TUNE_SPLITS = ("tune", "tune2")
 #: the itemised layouts each split draws from (letters and receipts have one layout each)
-_SPLIT_LAYOUTS = {"dev": DEV_LAYOUTS, "heldout": HELDOUT_LAYOUTS, "tune": tune_layouts.TUNE_LAYOUTS}
+_SPLIT_LAYOUTS = {"dev": DEV_LAYOUTS, "heldout": HELDOUT_LAYOUTS, "tune": tune_layouts.TUNE_LAYOUTS,
+                  "tune2": tune_layouts.TUNE2_LAYOUTS}
 DOC_TYPES = ("invoice", "credit_note", "receipt", "purchase_order", "letter")
 #: weights per DOC_TYPES entry: about one document in eight is not an invoice or credit note
 _DOC_TYPE_WEIGHTS = (78, 10, 4, 4, 4)
@@ -121,6 +124,8 @@ class InvoiceSpec:
     page_items: tuple[tuple[int, int], ...]
     letter: Letter | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: a delivery address naming another company (tune2's ship-to layout): a distractor, not ground truth
+    ship_to: Party | None = None
 
     @property
     def language(self) -> str:
@@ -225,6 +230,13 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
     customer = _party(parties, region, with_country=parties.random() < 0.2)
     if split == "tune":
         vendor = replace(vendor, name=tune_layouts.tune_company_name(stream("tune-vendor"), language))
+    ship_to = None
+    if split == "tune2":
+        vendor = replace(vendor, name=tune_layouts.tune2_company_name(stream("tune-vendor"), language))
+        if layout == "ship_to":
+            delivery = stream("ship-to")
+            ship_to = replace(_party(delivery, region, with_country=False),
+                              name=tune_layouts.tune2_company_name(delivery, language))
 
     dates = stream("dates")
     issue_date = date(2024, 1, 1) + timedelta(days=dates.randint(0, 1000))
@@ -239,7 +251,7 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
         # till receipts sell cheaper things than invoices bill
         price_exponent = 4 if doc_type == "receipt" else 5.4
         items = tuple(_item(items_rng, language, price_exponent) for _ in range(count))
-        if split == "tune":
+        if split in _TUNE_SPLITS:
             items = tune_layouts.tune_items(stream("tune-items"), language, items, layout)
         if doc_type == "credit_note" and stream("sign").random() < 0.5:
             items = tuple(replace(i, unit_price=-i.unit_price) for i in items)
@@ -256,7 +268,7 @@ def generate_invoice(seed: int, *, split: str = "dev", doc_type: str | None = No
         issue_date=issue_date, due_date=due_date, payment_days=payment_days,
         tax_rate=stream("tax").choice(region.tax_rates), items=items, page_items=((0, len(items)),),
         letter=_letter(stream("letter"), language) if doc_type == "letter" else None,
-        notes=_notes(stream("notes"), labels, payment_days, doc_type))
+        notes=_notes(stream("notes"), labels, payment_days, doc_type), ship_to=ship_to)
     return _with_pages(spec)
 
 

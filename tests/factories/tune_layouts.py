@@ -510,3 +510,255 @@ def tune_items(rng: random.Random, language: str, items: Sequence[Item], layout:
         result.append(replace(item, description=description, unit=unit, discount=discount,
                               group=None if not itemised else sections[0] if index < split_at else sections[1]))
     return tuple(result)
+
+
+# -- the tune2 split: more places and ways to name the vendor --------------------------------------------
+#
+# The tune layouts above name the vendor in five ways; real invoices have many more. The tune2
+# split draws only these layouts (its own seeds and streams, so the dev, held-out and tune
+# documents stay byte-identical): the issuer after labels the others never print, only in the
+# payment details, in a narrow column beside the customer, in capitals with a tagline, as a word
+# mark broken over two lines, in a one-line sender strip, under the customer's block, beside a
+# delivery address that names another company, and centred under its tagline.
+
+#: labels before the issuer's block that no other split prints
+ISSUED_BY_LABELS = {"en": ("Issued by:", "Invoice from:", "Billed by", "Supplier details"),
+                    "de": ("Rechnungssteller:", "Aussteller", "Leistungserbringer:", "Rechnung von:"),
+                    "fr": ("Émis par :", "Facturé par", "Prestataire :", "Émetteur de la facture"),
+                    "nl": ("Uitgegeven door:", "Gefactureerd door", "Dienstverlener:", "Factuur van:")}
+#: how the payment details name the account holder: the only place some invoices name the vendor
+PAYABLE_TO = {"en": ("Please make cheques payable to {name}", "Payable to: {name}", "Account name: {name}"),
+              "de": ("Kontoinhaber: {name}", "Zahlungsempfänger: {name}", "Empfänger: {name}"),
+              "fr": ("Chèques à l'ordre de {name}", "Titulaire du compte : {name}", "Bénéficiaire : {name}"),
+              "nl": ("Rekeninghouder: {name}", "Ten name van {name}", "Begunstigde: {name}")}
+#: a slogan printed beside or above the name
+TAGLINES = {"en": ("Quality you can rely on", "Your partner since 1987", "Solutions that work"),
+            "de": ("Ihr Partner für Qualität", "Zuverlässig. Schnell. Fair.", "Qualität aus Meisterhand"),
+            "fr": ("Votre partenaire de confiance", "La qualité au quotidien", "Au service des professionnels"),
+            "nl": ("Uw partner in kwaliteit", "Vakmanschap en service", "Betrouwbaar en snel")}
+#: the label over a delivery address, which names a company that is not the vendor
+SHIP_TO_LABELS = {"en": ("Ship to", "Delivery address", "Deliver to"), "de": ("Lieferanschrift", "Lieferadresse",
+                                                                           "Versandadresse"),
+                  "fr": ("Adresse de livraison", "Livrer à", "Lieu de livraison"),
+                  "nl": ("Afleveradres", "Leveradres", "Bezorgadres")}
+#: legal forms as tune2 vendors write them: the tune ones plus dotted and rarer spellings
+TUNE2_LEGAL_FORMS = {"en": (*TUNE_LEGAL_FORMS["en"], "L.L.C.", "Corp.", "LLP", "Co."),
+                     "de": (*TUNE_LEGAL_FORMS["de"], "mbH", "GmbH & Co. KG", "AG & Co. KG", "e.G."),
+                     "fr": (*TUNE_LEGAL_FORMS["fr"], "S.A.R.L.", "SASU", "S.A.S."),
+                     "nl": (*TUNE_LEGAL_FORMS["nl"], "Holding B.V.", "C.V.", "VOF")}
+
+
+def tune2_company_name(rng: random.Random, language: str) -> str:
+    surname, other = rng.sample(SURNAMES[language], 2)
+    trade = rng.choice(TRADES[language])
+    legal = rng.choice(TUNE2_LEGAL_FORMS[language])
+    pattern = rng.choice(("{surname} {trade} {legal}", "{trade} {surname} {legal}", "{surname} & {other} {legal}",
+                          "{surname} {legal}", "{surname} {trade} {legal}"))
+    if language == "fr" and rng.random() < 0.4:
+        pattern = "{legal} {surname} {trade}"
+    return pattern.format(surname=surname, other=other, trade=trade, legal=legal)
+
+
+def _pick(spec: InvoiceSpec, variants: Sequence[str], salt: str = "") -> str:
+    """One of ``variants``, fixed per vendor, without drawing from any random stream."""
+    return variants[zlib.crc32((salt + spec.vendor.name).encode()) % len(variants)]
+
+
+def _issued_by_label(spec: InvoiceSpec) -> str:
+    return _pick(spec, ISSUED_BY_LABELS[spec.language])
+
+
+def _contact_lines(spec: InvoiceSpec) -> list[str]:
+    return [f"{spec.labels['phone']} {spec.vendor_contacts['phone']}", spec.vendor_contacts["email"],
+            f"{spec.labels['vat_id']} {spec.vendor_contacts['tax_id']}"]
+
+
+def header_issued_by(sheet: Sheet) -> None:
+    """The customer on the left, the issuer on the right under a label of its own line."""
+    spec, right, middle = sheet.spec, sheet.width - MARGIN, sheet.width / 2
+    sheet.text(MARGIN, 58, spec.labels["title"], 22, bold=True)
+    _meta_list(sheet, right - 190, right, 52, meta_rows(spec), size=8.5, value_align="right")
+    _bill_to(sheet, MARGIN, 140)
+    x = middle + 30
+    sheet.text(x, 140, _issued_by_label(spec), 8, bold=True, color=GREY)
+    top = sheet.lines(x, 154, vendor_lines(spec), 9.5, bold_first=True, max_width=right - x)
+    sheet.lines(x, top, _contact_lines(spec)[:2], 8, color=GREY)
+
+
+def header_inline_issued_by(sheet: Sheet) -> None:
+    """"Issued by: ACME Ltd" on one line at the top left, the address below, the customer on the right."""
+    spec, right, middle = sheet.spec, sheet.width - MARGIN, sheet.width / 2
+    label = _issued_by_label(spec).rstrip(" :")
+    label = label + (" :" if spec.language == "fr" else ":")
+    width = sheet.text(MARGIN, 52, label, 9, color=GREY)
+    sheet.text(MARGIN + width + 4, 52, spec.vendor.name, 10, bold=True, max_width=middle - MARGIN - width - 10)
+    sheet.lines(MARGIN, 66, list(spec.vendor.address_lines), 9)
+    sheet.text(right, 52, spec.labels["title"].upper(), 16, bold=True, align="right")
+    _bill_to(sheet, middle + 40, 84)
+    rows = meta_rows(spec)
+    _meta_list(sheet, MARGIN, MARGIN + 110, 150, rows, size=8.5)
+
+
+def header_payable_only(sheet: Sheet) -> None:
+    """A logo, the title, customer and details: the vendor is named only where it asks to be paid."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    sheet.logo(right - 50, 32, 50, round_=True)
+    sheet.text(MARGIN, 60, spec.labels["title"], 24, bold=True, color=sheet.accent)
+    _meta_list(sheet, MARGIN, MARGIN + 110, 90, meta_rows(spec), size=8.5)
+    _bill_to(sheet, sheet.width / 2 + 20, 100)
+
+
+def footer_payable_to(sheet: Sheet) -> None:
+    """The payment details at the foot: the account holder, the vendor's address and bank account."""
+    spec, width = sheet.spec, sheet.width
+    top = sheet.height - 70
+    sheet.rule(MARGIN, top - 11, width - MARGIN, 0.4, color=GREY)
+    phrase = _pick(spec, PAYABLE_TO[spec.language]).format(name=spec.vendor.name)
+    sheet.text(MARGIN, top, phrase, 8, bold=True)
+    sheet.text(MARGIN, top + 11, ", ".join(spec.vendor.address_lines), 7.5, color=GREY)
+    sheet.text(MARGIN, top + 22, f"IBAN {spec.vendor_contacts['iban']} · {spec.labels['vat_id']} "
+                                 f"{spec.vendor_contacts['tax_id']}", 7, color=GREY)
+
+
+_COLUMN = 150
+
+
+def _left_column(sheet: Sheet) -> None:
+    """The vendor's block in a narrow column down the left edge of page one, beside everything else."""
+    spec = sheet.spec
+    sheet.box(0, 0, MARGIN + _COLUMN, sheet.height, fill=LIGHT, stroke=None)
+    top = sheet.lines(MARGIN - 20, 150, vendor_lines(spec), 8.5, bold_first=True, max_width=_COLUMN - 10)
+    top = sheet.lines(MARGIN - 20, top + 8, _contact_lines(spec), 7, color=GREY, max_width=_COLUMN - 10)
+    sheet.lines(MARGIN - 20, top + 8, [spec.labels["bank"], spec.vendor_contacts["iban"]], 7, color=GREY,
+                max_width=_COLUMN - 10)
+
+
+def header_left_column(sheet: Sheet) -> None:
+    spec, right, x = sheet.spec, sheet.width - MARGIN, MARGIN + _COLUMN + 10
+    _left_column(sheet)
+    sheet.text(x, 64, spec.labels["title"], 22, bold=True, color=sheet.accent)
+    _bill_to(sheet, x, 112)
+    _meta_list(sheet, right - 150, right, 112, meta_rows(spec), size=8.5, value_align="right")
+
+
+def header_caps_tagline(sheet: Sheet) -> None:
+    """The name in capitals with its legal form, a tagline on the same line; a rule under both."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    name, tagline = spec.vendor.name.upper(), _pick(spec, TAGLINES[spec.language])
+    width = sheet.text(MARGIN, 54, name, 13, bold=True, max_width=300)
+    if zlib.crc32(spec.vendor.name.encode()) % 2:
+        sheet.text(MARGIN + width + 30, 54, tagline, 8.5, color=GREY)  # apart: a segment of its own
+    else:
+        sheet.text(MARGIN + width + 6, 54, f"| {tagline}", 8.5, color=GREY)  # the same segment as the name
+    sheet.rule(MARGIN, 62, right, 0.8, color=sheet.accent)
+    sheet.text(MARGIN, 76, " · ".join(spec.vendor.address_lines), 8, color=GREY)
+    sheet.text(right, 100, spec.labels["title"], 16, bold=True, align="right")
+    _bill_to(sheet, MARGIN, 120)
+    _meta_list(sheet, right - 190, right, 120, meta_rows(spec), size=8.5, value_align="right")
+
+
+def _break_name(name: str) -> tuple[str, str]:
+    """The name broken into two lines at the word nearest its middle."""
+    words = name.split()
+    if len(words) < 2:
+        return name, ""
+    at = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    return " ".join(words[:at]), " ".join(words[at:])
+
+
+def header_broken_mark(sheet: Sheet) -> None:
+    """A word mark broken over two lines of large type, the address in small type under it."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    first, second = _break_name(spec.vendor.name)
+    sheet.text(MARGIN, 54, first, 22, bold=True, color=sheet.accent, max_width=280)
+    sheet.text(MARGIN, 76, second, 22 if len(second) < 14 else 16, bold=True, color=sheet.accent, max_width=280)
+    sheet.lines(MARGIN, 96, list(spec.vendor.address_lines), 8, color=GREY)
+    sheet.text(right, 56, spec.labels["title"], 18, bold=True, align="right")
+    _meta_list(sheet, right - 190, right, 84, meta_rows(spec), size=8.5, value_align="right")
+    _bill_to(sheet, MARGIN, 150)
+
+
+def header_sender_strip(sheet: Sheet) -> None:
+    """The vendor only in a one-line strip at the very top ("Name · Street · City · VAT ...")."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    parts = [spec.vendor.name, *spec.vendor.address_lines]
+    if zlib.crc32(spec.vendor.name.encode()) % 2:
+        parts.append(f"{spec.labels['vat_id']} {spec.vendor_contacts['tax_id']}")
+    separator = _pick(spec, (" · ", " | ", " – "), "strip")
+    sheet.box(0, 0, sheet.width, 30, fill=sheet.accent, stroke=None)
+    sheet.text(MARGIN, 19, separator.join(parts), 8.5, color=WHITE, max_width=right - MARGIN)
+    sheet.text(MARGIN, 74, spec.labels["title"], 24, bold=True)
+    _bill_to(sheet, MARGIN, 110)
+    _meta_list(sheet, right - 190, right, 110, meta_rows(spec), size=8.5, value_align="right")
+
+
+def header_customer_above(sheet: Sheet) -> None:
+    """The customer's block at the top left (a window envelope), the vendor's block under it."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    _bill_to(sheet, MARGIN, 50)
+    sheet.text(right, 58, spec.labels["title"], 20, bold=True, align="right")
+    _meta_list(sheet, right - 190, right, 80, meta_rows(spec), size=8.5, value_align="right")
+    top = 142
+    if zlib.crc32(spec.vendor.name.encode()) % 2:
+        sheet.text(MARGIN, top, _issued_by_label(spec), 8, bold=True, color=GREY)
+        top += 13
+    top = sheet.lines(MARGIN, top, vendor_lines(spec), 9, bold_first=True, max_width=240)
+    sheet.text(MARGIN, top, " · ".join(_contact_lines(spec)[:2]), 7.5, color=GREY)
+
+
+def header_ship_to(sheet: Sheet) -> None:
+    """Customer and delivery address side by side, each naming a company, the vendor's block right of them."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    assert spec.ship_to is not None, "the ship-to layout prints a delivery company"
+    sheet.text(MARGIN, 58, spec.labels["title"], 22, bold=True, color=sheet.accent)
+    _meta_list(sheet, right - 190, right, 52, meta_rows(spec), size=8.5, value_align="right")
+    column = (right - MARGIN) / 3
+    _bill_to(sheet, MARGIN, 130, size=8.5)
+    ship_label = spec.labels["po_deliver_to"] if spec.doc_type == "purchase_order" else _pick(
+        spec, SHIP_TO_LABELS[spec.language], "ship")
+    sheet.text(MARGIN + column, 130, ship_label, 7, bold=True, color=GREY)
+    sheet.lines(MARGIN + column, 142.3, [spec.ship_to.name, *spec.ship_to.address_lines], 8.5, bold_first=True,
+                max_width=column - 12)
+    x = MARGIN + 2 * column
+    sheet.logo(x, 96, 24)
+    sheet.lines(x, 142.3, vendor_lines(spec), 8.5, bold_first=True, max_width=right - x)
+
+
+def header_centred_tagline(sheet: Sheet) -> None:
+    """A centred letterhead: logo, tagline above the name, the address and contacts under it."""
+    spec, middle, right = sheet.spec, sheet.width / 2, sheet.width - MARGIN
+    sheet.logo(middle - 16, 22, 32, round_=True)
+    sheet.text(middle, 66, _pick(spec, TAGLINES[spec.language]).upper(), 7, align="center", color=GREY)
+    sheet.text(middle, 84, spec.vendor.name, 16, bold=True, align="center", max_width=right - MARGIN)
+    sheet.text(middle, 98, " · ".join(spec.vendor.address_lines), 8.5, align="center")
+    sheet.text(middle, 110, " · ".join(_contact_lines(spec)), 7.5, align="center", color=GREY)
+    sheet.text(MARGIN, 146, spec.labels["title"], 15, bold=True)
+    _bill_to(sheet, MARGIN, 170)
+    _meta_list(sheet, right - 190, right, 150, meta_rows(spec), size=8.5, value_align="right")
+
+
+TUNE2_LAYOUT_TABLE: dict[str, TuneLayout] = {layout.name: layout for layout in (
+    TuneLayout("issued_by", header_issued_by, ("pos", "description", "quantity", "unit_price", "amount"), "rules",
+               totals_right, footer_contact_line, 246, wrap=True, page_number="bottom_right"),
+    TuneLayout("inline_issued_by", header_inline_issued_by, ("description", "quantity", "unit", "unit_price",
+                                                             "amount"),
+               "grid", totals_boxed, footer_centered_note, 236),
+    TuneLayout("payable_to", header_payable_only, ("pos", "code", "description", "quantity", "unit_price", "amount"),
+               "plain", totals_leaders, footer_payable_to, 206, wrap=True, bottom_reserve=110),
+    TuneLayout("left_column", header_left_column, ("description", "quantity", "unit_price", "amount"), "rules",
+               totals_right, None, 230, wrap=True, left=MARGIN + _COLUMN + 10, page_number="bottom_right"),
+    TuneLayout("caps_tagline", header_caps_tagline, ("pos", "description", "quantity", "unit_price", "vat", "amount"),
+               "shaded", totals_bar, footer_bank_columns, 216, units_in_quantity=True),
+    TuneLayout("broken_mark", header_broken_mark, ("code", "description", "quantity", "unit_price", "amount"),
+               "outer", totals_right, footer_bank_columns, 236, wrap=True, numbers_at="bottom"),
+    TuneLayout("sender_strip", header_sender_strip, ("description", "quantity", "unit_price", "discount", "amount"),
+               "rules", totals_left, footer_contact_line, 210, currency_in_table=True, page_number="top_right"),
+    TuneLayout("customer_above", header_customer_above, ("pos", "description", "quantity", "unit_price", "amount"),
+               "grid", totals_right, footer_centered_note, 236, carry_forward=True),
+    TuneLayout("ship_to", header_ship_to, ("pos", "code", "description", "quantity", "unit_price", "amount"),
+               "rules", totals_boxed, footer_bank_columns, 226, wrap=True, subheadings=True),
+    TuneLayout("centred_tagline", header_centred_tagline, ("description", "quantity", "unit_price", "amount"),
+               "plain", totals_right, footer_centered_note, 240, page_number="bottom_right"),
+)}
+TUNE2_LAYOUTS = tuple(TUNE2_LAYOUT_TABLE)
+TUNE_LAYOUT_TABLE.update(TUNE2_LAYOUT_TABLE)  # one table for pagination and drawing; each split draws its own names
