@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from .layouts import (GREY, LIGHT, MARGIN, WHITE, Sheet, _bill_to, _fonts, _meta_list,
+from .layouts import (GREY, LIGHT, MARGIN, WHITE, Sheet, _bill_to, _fonts, _meta_list, customer_lines,
                       draw_pages, footer_bank_columns, footer_centered_note, footer_contact_line, meta_rows,
                       page_size, totals_bar, totals_boxed, totals_leaders, totals_left,
                       totals_right, vendor_lines)
@@ -713,12 +713,15 @@ def header_ship_to(sheet: Sheet) -> None:
     sheet.text(MARGIN, 58, spec.labels["title"], 22, bold=True, color=sheet.accent)
     _meta_list(sheet, right - 190, right, 52, meta_rows(spec), size=8.5, value_align="right")
     column = (right - MARGIN) / 3
-    _bill_to(sheet, MARGIN, 130, size=8.5)
+    gutter = 24  # the blocks keep apart, as a real three-column head does
     ship_label = spec.labels["po_deliver_to"] if spec.doc_type == "purchase_order" else _pick(
         spec, SHIP_TO_LABELS[spec.language], "ship")
-    sheet.text(MARGIN + column, 130, ship_label, 7, bold=True, color=GREY)
-    sheet.lines(MARGIN + column, 142.3, [spec.ship_to.name, *spec.ship_to.address_lines], 8.5, bold_first=True,
-                max_width=column - 12)
+    blocks = ((spec.labels["bill_to"], customer_lines(spec)), (ship_label, [spec.ship_to.name,
+                                                                            *spec.ship_to.address_lines]))
+    for number, (label, lines) in enumerate(blocks):
+        x = MARGIN + number * column
+        sheet.text(x, 130, label, 7, bold=True, color=GREY)
+        sheet.lines(x, 142.3, lines, 8.5, bold_first=True, max_width=column - gutter)
     x = MARGIN + 2 * column
     sheet.logo(x, 96, 24)
     sheet.lines(x, 142.3, vendor_lines(spec), 8.5, bold_first=True, max_width=right - x)
