@@ -548,9 +548,16 @@ TUNE2_LEGAL_FORMS = {"en": (*TUNE_LEGAL_FORMS["en"], "L.L.C.", "Corp.", "LLP", "
                      "nl": (*TUNE_LEGAL_FORMS["nl"], "Holding B.V.", "C.V.", "VOF")}
 
 
+#: first names of sole traders, who print no legal form ("Malerbetrieb Thomas Weber")
+_FIRST_NAMES = ("Anna", "Thomas", "Marie", "Peter", "Julia", "Martin", "Sophie", "Lukas", "Emma", "Jan")
+
+
 def tune2_company_name(rng: random.Random, language: str) -> str:
     surname, other = rng.sample(SURNAMES[language], 2)
     trade = rng.choice(TRADES[language])
+    if rng.random() < 0.2:  # a sole trader or partnership without a legal form
+        return rng.choice(("{trade} {first} {surname}", "{surname} {trade}", "{first} {surname} {trade}")).format(
+            trade=trade, first=rng.choice(_FIRST_NAMES), surname=surname)
     legal = rng.choice(TUNE2_LEGAL_FORMS[language])
     pattern = rng.choice(("{surname} {trade} {legal}", "{trade} {surname} {legal}", "{surname} & {other} {legal}",
                           "{surname} {legal}", "{surname} {trade} {legal}"))
@@ -740,6 +747,56 @@ def header_centred_tagline(sheet: Sheet) -> None:
     _meta_list(sheet, right - 190, right, 150, meta_rows(spec), size=8.5, value_align="right")
 
 
+#: how a register entry under the name reads, per language
+_REGISTER = {"en": "Registered in England and Wales No. {n}", "de": "Amtsgericht München HRB {n}",
+             "fr": "RCS Paris B {n}", "nl": "KvK {n}"}
+
+
+def header_window_return_line(sheet: Sheet) -> None:
+    """DIN-style: the customer in the window with the vendor's return line above it, the vendor's
+    block at the right, lower than the window, with its register entry under the name."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    width = sheet.text(MARGIN + 5, 118, " · ".join([spec.vendor.name, *spec.vendor.address_lines]), 6.5,
+                       max_width=240)
+    sheet.rule(MARGIN + 5, 120, MARGIN + 5 + width, 0.3)
+    sheet.lines(MARGIN + 5, 136, customer_lines(spec), 10)
+    x = right - 170
+    sheet.text(x, 150, spec.vendor.name, 10, bold=True, max_width=170)
+    sheet.text(x, 162, _REGISTER[spec.language].format(n=spec.vendor_contacts["tax_id"][-6:]), 7, color=GREY,
+               max_width=170)
+    top = sheet.lines(x, 176, list(spec.vendor.address_lines), 8.5)
+    sheet.lines(x, top, _contact_lines(spec)[:2], 7.5, color=GREY)
+    sheet.text(MARGIN, 60, spec.labels["title"], 18, bold=True)
+    _meta_list(sheet, right - 190, right, 52, meta_rows(spec), size=8.5, value_align="right")
+
+
+def header_brand_over_legal_name(sheet: Sheet) -> None:
+    """A brand in large capitals at the top (the name without its legal form), the full legal name
+    in small type under it with the address."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    forms = sorted((f for forms in TUNE2_LEGAL_FORMS.values() for f in forms), key=len, reverse=True)
+    brand = next((spec.vendor.name.replace(form, "").strip() for form in forms
+                  if spec.vendor.name.endswith(" " + form) or spec.vendor.name.startswith(form + " ")),
+                 spec.vendor.name.split()[0])
+    sheet.text(MARGIN, 60, brand.upper(), 26, bold=True, color=sheet.accent, max_width=300)
+    sheet.lines(MARGIN, 80, vendor_lines(spec), 8, color=GREY)
+    sheet.text(right, 58, spec.labels["title"], 16, bold=True, align="right")
+    _meta_list(sheet, right - 190, right, 84, meta_rows(spec), size=8.5, value_align="right")
+    _bill_to(sheet, MARGIN, 150)
+
+
+def header_meta_then_vendor(sheet: Sheet) -> None:
+    """The customer at the top left without a label, the details at the top right, the vendor's
+    block under the details."""
+    spec, right = sheet.spec, sheet.width - MARGIN
+    sheet.text(MARGIN, 50, spec.labels["title"].upper(), 20, bold=True)
+    sheet.lines(MARGIN, 84, customer_lines(spec), 9.5, bold_first=True, max_width=220)
+    top = _meta_list(sheet, right - 190, right, 84, meta_rows(spec), size=8.5, value_align="right")
+    x = right - 190
+    top = sheet.lines(x, top + 14, vendor_lines(spec), 8.5, bold_first=True, max_width=190)
+    sheet.lines(x, top, _contact_lines(spec), 7, color=GREY, max_width=190)
+
+
 TUNE2_LAYOUT_TABLE: dict[str, TuneLayout] = {layout.name: layout for layout in (
     TuneLayout("issued_by", header_issued_by, ("pos", "description", "quantity", "unit_price", "amount"), "rules",
                totals_right, footer_contact_line, 246, wrap=True, page_number="bottom_right"),
@@ -762,6 +819,15 @@ TUNE2_LAYOUT_TABLE: dict[str, TuneLayout] = {layout.name: layout for layout in (
                "rules", totals_boxed, footer_bank_columns, 226, wrap=True, subheadings=True),
     TuneLayout("centred_tagline", header_centred_tagline, ("description", "quantity", "unit_price", "amount"),
                "plain", totals_right, footer_centered_note, 240, page_number="bottom_right"),
+    TuneLayout("window_return", header_window_return_line, ("pos", "description", "quantity", "unit_price", "vat",
+                                                             "amount"),
+               "rules", totals_right, footer_contact_line, 262, wrap=True, carry_forward=True),
+    TuneLayout("brand_mark", header_brand_over_legal_name, ("description", "quantity", "unit", "unit_price",
+                                                            "amount"),
+               "grid", totals_boxed, footer_bank_columns, 226),
+    TuneLayout("meta_then_vendor", header_meta_then_vendor, ("pos", "code", "description", "quantity",
+                                                             "unit_price", "amount"),
+               "outer", totals_leaders, None, 262, wrap=True, page_number="bottom_right"),
 )}
 TUNE2_LAYOUTS = tuple(TUNE2_LAYOUT_TABLE)
 TUNE_LAYOUT_TABLE.update(TUNE2_LAYOUT_TABLE)  # one table for pagination and drawing; each split draws its own names
