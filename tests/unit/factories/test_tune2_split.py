@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 
 import pytest
 
 from tests.factories import DEV_LAYOUTS, HELDOUT_LAYOUTS, generate_invoice, render_pdf_bytes
 from tests.factories.tune_layouts import TUNE2_LAYOUTS, TUNE_LAYOUTS, tallest_row_fits
 from tests.unit.factories.test_invoices import page_texts
+from tests.unit.factories.test_tune_split import words_of
 
 #: sha256 over the ground truths of tune seeds 0..59, as generated before the tune2 split existed
 _TUNE_UNCHANGED = "470fedbd37eecd673864dbb7de4ec2a52c5006dac101c2996aaf2df00b12c1ae"
@@ -34,10 +34,6 @@ def test_tune2_layouts_are_their_own_and_the_only_ones_drawn():
     assert {generate_invoice(seed, split="tune").layout for seed in range(120)}.isdisjoint(TUNE2_LAYOUTS)
 
 
-def _words(text: str) -> list[str]:
-    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).split()
-
-
 @pytest.mark.parametrize("layout", TUNE2_LAYOUTS)
 def test_text_layer_prints_the_truth_and_the_same_bytes_again(layout):
     for seed in range(4):
@@ -45,17 +41,17 @@ def test_text_layer_prints_the_truth_and_the_same_bytes_again(layout):
         truth = spec.ground_truth()
         pdf = render_pdf_bytes(spec)
         assert render_pdf_bytes(generate_invoice(seed, split="tune2", layout=layout, doc_type="invoice")) == pdf
-        text = " ".join(" ".join(_words(page)) for page in page_texts(pdf)).casefold()
-        assert " ".join(_words(truth["fields"]["vendor_name"])).casefold() in text  # some print it in capitals
+        text = " ".join(" ".join(words_of(page)) for page in page_texts(pdf)).casefold()
+        assert " ".join(words_of(truth["fields"]["vendor_name"])).casefold() in text  # some print it in capitals
         for key in ("invoice_number", "total_amount", "issue_date"):
-            assert " ".join(_words(truth["printed"][key])).casefold() in text, (layout, key)
+            assert " ".join(words_of(truth["printed"][key])).casefold() in text, (layout, key)
 
 
 def test_the_ship_to_layout_names_a_delivery_company_that_is_not_the_vendor():
     spec = generate_invoice(3, split="tune2", layout="ship_to", doc_type="invoice")
     assert spec.ship_to is not None and spec.ship_to.name != spec.vendor.name
-    text = " ".join(_words(" ".join(page_texts(render_pdf_bytes(spec)))))
-    assert " ".join(_words(spec.ship_to.name)) in text
+    text = " ".join(words_of(" ".join(page_texts(render_pdf_bytes(spec)))))
+    assert " ".join(words_of(spec.ship_to.name)) in text
     assert generate_invoice(3, split="tune2", layout="issued_by").ship_to is None
 
 
@@ -63,7 +59,7 @@ def test_the_ship_to_layout_names_a_delivery_company_that_is_not_the_vendor():
 def test_long_invoices_continue_with_totals_only_on_the_last_page(layout):
     spec = generate_invoice(5, split="tune2", layout=layout, doc_type="invoice", item_count=40)
     assert tallest_row_fits(spec)
-    texts = [" ".join(_words(page)) for page in page_texts(render_pdf_bytes(spec))]
+    texts = [" ".join(words_of(page)) for page in page_texts(render_pdf_bytes(spec))]
     assert len(texts) == spec.pages >= 2
-    total = " ".join(_words(spec.money_text(spec.total)))
+    total = " ".join(words_of(spec.money_text(spec.total)))
     assert total in texts[-1] and not any(total in text for text in texts[:-1])

@@ -59,7 +59,7 @@ def test_ground_truth_arithmetic_is_exact_with_discounts():
     assert discounted > 20
 
 
-def _words(text: str) -> list[str]:
+def words_of(text: str) -> list[str]:
     return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).split()
 
 
@@ -68,22 +68,22 @@ def test_text_layer_prints_the_truth(layout):
     for seed in range(6):
         spec = generate_invoice(seed, split="tune", layout=layout, doc_type="invoice")
         truth = spec.ground_truth()
-        text = " ".join(" ".join(_words(page)) for page in page_texts(render_pdf_bytes(spec)))
-        assert " ".join(_words(truth["fields"]["vendor_name"])) in text
+        text = " ".join(" ".join(words_of(page)) for page in page_texts(render_pdf_bytes(spec)))
+        assert " ".join(words_of(truth["fields"]["vendor_name"])) in text
         for key in ("invoice_number", "total_amount", "issue_date"):
-            assert " ".join(_words(truth["printed"][key])) in text, (layout, key)
+            assert " ".join(words_of(truth["printed"][key])) in text, (layout, key)
         for item in spec.items:  # wrapped descriptions keep their words in order
-            assert all(word in text for word in _words(item.description))
+            assert all(word in text for word in words_of(item.description))
 
 
 @pytest.mark.parametrize("layout", TUNE_LAYOUTS)
 def test_long_invoices_continue_with_totals_only_on_the_last_page(layout):
     spec = generate_invoice(5, split="tune", layout=layout, doc_type="invoice", item_count=40)
     assert tallest_row_fits(spec)
-    texts = [" ".join(_words(page)) for page in page_texts(render_pdf_bytes(spec))]
+    texts = [" ".join(words_of(page)) for page in page_texts(render_pdf_bytes(spec))]
     assert len(texts) == spec.pages >= 2
-    total = " ".join(_words(spec.money_text(spec.total)))
+    total = " ".join(words_of(spec.money_text(spec.total)))
     assert total in texts[-1] and not any(total in text for text in texts[:-1])
     assert all(end > start for start, end in spec.page_items)
     for text, (start, _) in zip(texts, spec.page_items, strict=True):
-        assert _words(spec.items[start].description)[0] in text
+        assert words_of(spec.items[start].description)[0] in text
