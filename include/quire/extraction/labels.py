@@ -18,12 +18,15 @@ def _any(*patterns: str) -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
-_NO = r"(?:no|nr|n[°o]|num(?:ber|mer|éro|ero)?|#)\.?"
+#: also "Number" with a space OCR set inside it ("N umber")
+_NO = r"(?:no|nr|n[°o]|n(?:\s(?=umber))?um(?:ber|mer|éro|ero)?|#)\.?"
 #: "Invoice", also with the capital I OCR reads as J ("Jnvoice No.")
 _INVOICE = r"[ij]nvoice"
+#: a point or comma OCR read after "Invoice" from a speck ("Invoice. Number:")
+_SPECK_MARK = r"[.,]?"
 
 INVOICE_NUMBER = _any(
-    rf"\b(?:tax\s+)?{_INVOICE}\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
+    rf"\b(?:tax\s+)?{_INVOICE}{_SPECK_MARK}\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
     rf"\b(?:document|doc)\s*{_NO}", rf"\bcredit\s*note\s*{_NO}", rf"\bcredit\s*memo\s*{_NO}",
     rf"\btrans(?:action)?\s*{_NO}", r"\bbeleg[\s-]*(?:nummer|nr\.?)", r"\bbon[\s-]*(?:nummer|nr\.?)",
     r"\bbonnr\.?", r"\bticket\s*n[°o]", r"\bn[°o]\s*de\s*ticket",
