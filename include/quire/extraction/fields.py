@@ -121,6 +121,16 @@ def _joined_prefix(text: str) -> str:
     return match.group(1) + match.group(2) + text[match.end():]
 
 
+#: the letter O OCR read for a zero: after the prefix "INV" (an abbreviation no other word starts a number
+#: with, "INVO026376") or between two digits ("R2025O3155"), where the number's own shape says it is a digit
+_O_FOR_ZERO = re.compile(r"(?<=^INV)[O]+(?=\d)|(?<=\d)O+(?=\d)")
+
+
+def _zeros_repaired(value: str) -> str:
+    """A document number with the O's its shape makes zeros read as zeros."""
+    return _O_FOR_ZERO.sub(lambda match: "0" * len(match.group(0)), value)
+
+
 def _identifier(text: str) -> str | None:
     value = _plain_identifier(text)
     rest = _NUMBER_PREFIX.sub("", text, count=1)
@@ -134,7 +144,7 @@ def _plain_identifier(text: str) -> str | None:
     match = _IDENTIFIER.match(_joined_prefix(_NUMBER_PREFIX.sub("", text, count=1)))
     if match is None:
         return None
-    value = match.group(0).rstrip("._-/")
+    value = _zeros_repaired(match.group(0).rstrip("._-/"))
     return value if any(ch.isdigit() for ch in value) and not _is_date(value) else None
 
 
@@ -205,7 +215,7 @@ def _loose_identifier(text: str) -> str | None:
     match = _LOOSE_NUMBER.match(text)
     if match is None:
         return None
-    value = match.group(1).rstrip("._-/")
+    value = _zeros_repaired(match.group(1).rstrip("._-/"))
     if sum(ch.isdigit() for ch in value) < 4 or _YEAR.match(value) or find_dates(value):
         return None
     return value

@@ -376,3 +376,14 @@ Bennett & Foster Inc.                      INV0045838        24/06/2024
 """
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == "INV0045838"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Miller Ltd\nInvoice No.: INVO026376", "INV0026376"),  # an O after the prefix INV
+    ("Smith LLC\nInvoice No.: INVOO25931", "INV0025931"),
+    ("Krüger GmbH\nRechnungs-Nr.: R2025O3155", "R202503155"),  # an O between digits
+    ("Dubois SA\nFacture n°: OBO-2024-118", "OBO-2024-118"),  # letters of the prefix stay letters
+])
+def test_a_zero_ocr_read_as_the_letter_o_where_the_numbers_shape_says_digit(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
