@@ -236,7 +236,7 @@ def _number_beside_or_below(lines: Sequence[TextLine], pattern: re.Pattern[str])
             value = _identifier(after)
             if value is not None:
                 return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
-            if not after.strip(" :#.-"):
+            if not after.strip(" :;,#.-"):  # OCR reads the point of "No." as a comma or semicolon
                 value = _identifier(text_right(lines, position, match.end()) or "")
                 if value is not None:
                     return FieldValue(value, _LABELLED_BELOW * line.confidence)

@@ -4,7 +4,7 @@ import pytest
 
 from quire.extraction.classify import classify_document
 from quire.extraction.fields import EXTRACTOR_VERSION, FIELD_NAMES, extract_fields
-from quire.model import Classification, Routing
+from quire.model import Classification, PageText, ParsedDocument, Routing, TextMethod, Word
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None, review_confidence=0.6)
@@ -387,3 +387,13 @@ Bennett & Foster Inc.                      INV0045838        24/06/2024
 def test_a_zero_ocr_read_as_the_letter_o_where_the_numbers_shape_says_digit(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+def test_a_label_whose_point_ocr_read_as_a_comma_takes_the_value_beside_it():
+    # the value's box sits higher than the label's and groups with the address on the left
+    lines = (Word("Consulting", 36, 141, 147, 148, 0.9), Word("CN-2024-57888.", 447, 144, 507, 158, 0.9),
+             Word("Credit", 343, 149, 363, 155, 0.9), Word("Note", 367, 149, 383, 155, 0.9),
+             Word("No,:", 386, 147, 399, 158, 0.9))
+    parsed = ParsedDocument((PageText(1, 600, 800, "", lines, TextMethod.OCR, "test", 1.0),))
+    fields = extract_fields(parsed, INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == "CN-2024-57888"
