@@ -173,7 +173,25 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
             value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
                 return FieldValue(value, _FALLBACK * line.confidence)
-    return _misread_number_label(lines) or _MISSING
+    return _misread_number_label(lines) or _self_named_number(lines) or _MISSING
+
+
+#: a number whose own prefix names it an invoice's ("INV0032002", "INV-039896"), whatever became of its label
+_INVOICE_PREFIXED = re.compile(r"^INV-?\d{4,}$")
+
+
+def _self_named_number(lines: Sequence[TextLine]) -> FieldValue | None:
+    """The first word of the first page shaped like an invoice number with the prefix INV, where OCR lost
+    its label; not one another document cites ("Correction of invoice INV0012345")."""
+    for line in lines:
+        if line.page_number != lines[0].page_number:
+            break
+        for start, word in zip(line.word_starts(), line.words, strict=True):
+            value = _zeros_repaired(word.text.strip(".,;:()[]'\"‘’“”"))
+            before = labels.DOCUMENT_WORD.sub("", line.text[:start]).rstrip()  # "of invoice INV..." cites
+            if _INVOICE_PREFIXED.match(value) and not _CITED_BEFORE.search(before):
+                return FieldValue(value, _FALLBACK * line.confidence)
+    return None
 
 
 #: one-word number labels long enough that a word one character away from them is no other word

@@ -397,3 +397,14 @@ def test_a_label_whose_point_ocr_read_as_a_comma_takes_the_value_beside_it():
     parsed = ParsedDocument((PageText(1, 600, 800, "", lines, TextMethod.OCR, "test", 1.0),))
     fields = extract_fields(parsed, INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == "CN-2024-57888"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Murphy Ltd                     INVOICE\nCustomer N INV0028123\n12 Park Lane", "INV0028123"),  # label lost
+    ("Visser VOF                     FACTUUR\nV.O. INV-039896\nPrinsenlaan 162", "INV-039896"),
+    ("Reed Ltd                       CREDIT NOTE\nCorrection of invoice INV0012345", None),  # cites another
+    ("Reed Ltd                       INVOICE\nInventory INVENTORY-2024", None),  # no number after INV
+])
+def test_a_number_whose_prefix_names_it_an_invoice_number_stands_without_its_label(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
