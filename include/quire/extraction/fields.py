@@ -101,8 +101,9 @@ _NUMBER_PREFIX = re.compile(r"^[\W_]*(?:(?:no|nr|n[°o]|number|nummer|num[ée]ro
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 
 
-#: a short OCR leftover between a label and its value ("Credit Memo #: ree _CN-2026-26162", "Invoice 4 INV-...")
-_LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])")
+#: a short OCR leftover between a label and its value ("Credit Memo #: ree _CN-2026-26162", "Invoice 4 INV-...",
+#: a speck read as a capital before a number of digits: "L 2025/65432")
+_LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])|^[\W_]*[A-Z]\s+(?=\d)")
 
 
 #: a number OCR split inside its letter prefix ("IN V0045838" for "INV0045838"): capitals, one space, the
