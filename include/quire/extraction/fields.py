@@ -132,7 +132,26 @@ def _zeros_repaired(value: str) -> str:
     return _O_FOR_ZERO.sub(lambda match: "0" * len(match.group(0)), value)
 
 
+#: a number OCR broke in two at the end of its line: a short run of digits after its digits ("3256-0835 16",
+#: "20251 5993"), or the rest after a hyphen it read twice ("CR-2024- -60422")
+_BROKEN_TAIL = re.compile(r"^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*\d) (\d{1,5})\s*$"
+                          r"|^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*-) -?(\d+)\s*$")
+#: a final 1 OCR read as an exclamation mark ("9251-08025!")
+_MARK_FOR_ONE = re.compile(r"(?<=\d)!(?=\s|$)")
+
+
+def _mended(text: str) -> str:
+    """The text after a label with a number OCR broke at its end made whole again."""
+    text = _MARK_FOR_ONE.sub("1", text)
+    match = _BROKEN_TAIL.match(text)
+    if match is None:
+        return text
+    head, tail = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    return head + tail
+
+
 def _identifier(text: str) -> str | None:
+    text = _mended(text)
     value = _plain_identifier(text)
     rest = _NUMBER_PREFIX.sub("", text, count=1)
     leftover = _LEFTOVER.match(rest)

@@ -409,3 +409,15 @@ def test_a_label_whose_point_ocr_read_as_a_comma_takes_the_value_beside_it():
 def test_a_number_whose_prefix_names_it_an_invoice_number_stands_without_its_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Bäckerei Lang\nBeleg-Nr.: 3256-0835 16\nDatum: 17.01.2025 10:57", "3256-083516"),  # digits set apart
+    ("Bos VOF\nFactuurnr.: 20251 5993", "202515993"),
+    ("Jansen BV\nCreditnotanummer: CR-2024- -60422", "CR-2024-60422"),  # the hyphen read twice
+    ("Dubois SA\nReceipt No.: 9251-08025!", "9251-080251"),  # a final 1 read as "!"
+    ("Lang KG\nBeleg-Nr.: 3256-0835 16 Kasse 2", "3256-0835"),  # more after it: another field's value
+])
+def test_a_number_ocr_broke_at_its_end_is_made_whole(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
