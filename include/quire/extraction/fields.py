@@ -179,7 +179,9 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
     Invoice, credit note and receipt numbers come first; an order number only counts where
     none of those is printed (on an invoice it is the customer's reference).
     """
-    found = _labelled_number(lines, (labels.INVOICE_NUMBER, labels.ORDER_NUMBER))
+    # a misread invoice-number label still names the document's own number, which an order number does not
+    found = (_labelled_number(lines, (labels.INVOICE_NUMBER,)) or _misread_compound_label(lines)
+             or _labelled_number(lines, (labels.ORDER_NUMBER,)))
     if found is not None:
         return found
     # the label misread ("Invoice No." as "Invoice", "Rechnung Nr." as "Rechnung NT-."): a document-type
@@ -223,9 +225,9 @@ _AROUND_A_WORD = re.compile(r"^[\W_]+|[\W_]+$")
 _CUT_LABEL_NUMBER_SIGN = re.compile(r"(?:^|(?<=\s))(?:[^\w\s]{0,2}[^\W\d_]{0,3}\s+){1,3}#\s*:?\s*")
 
 
-def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
-    """A document number after a label OCR misread by one letter ("Outschriftsnummer:") or cut short;
-    with fallback confidence, and only identifiers with letters or separators besides four digits."""
+def _misread_compound_label(lines: Sequence[TextLine]) -> FieldValue | None:
+    """A document number after a one-word label OCR misread by one letter ("Outschriftsnummer:",
+    "reditnotanummer:"), with fallback confidence; the label is long enough to name no other number."""
     for line in lines:
         words = line.text.split()
         for position, word in enumerate(words[:-1]):
@@ -234,6 +236,13 @@ def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
                 value = _identifier(" ".join(words[position + 1:]))
                 if value is not None:
                     return FieldValue(value, _FALLBACK * line.confidence)
+    return None
+
+
+def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
+    """A document number after a label OCR cut short ("& I nes #:"); with fallback confidence, and only
+    identifiers with letters or separators besides four digits."""
+    for line in lines:
         cut = _CUT_LABEL_NUMBER_SIGN.search(line.text)
         if cut is not None:
             value = _loose_identifier(line.text[cut.end():])

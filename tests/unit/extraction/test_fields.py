@@ -421,3 +421,9 @@ def test_a_number_whose_prefix_names_it_an_invoice_number_stands_without_its_lab
 def test_a_number_ocr_broke_at_its_end_is_made_whole(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+def test_a_misread_invoice_number_label_outranks_an_order_number(make_document):
+    text = "Jansen Bouw BV                 CREDITNOTA\n6 reditnotanummer: CR-2024-60422\nUw ordernr.: PO-184808"
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == "CR-2024-60422"
