@@ -212,6 +212,7 @@ TOTAL PAYABLE:                           51.42
     ("Denver Supply\nInvoice #: IN V0045838", "INV0045838"),  # the number split inside its prefix
     ("Dubois SARL\nFacture n°: CR   FA2026-14185", "FA2026-14185"),  # a code before a whole number
     ("Denver Supply\nInvoice No: 12/03/2024", None),  # a date is no document number
+    ("Martin SAS\nCommande n? :   Date d'émission\nBC-2026-76617   28/05/2026", "BC-2026-76617"),  # ° as ?
     ("Schäfer UG\nRechnungsnummer: L 2025/65432", "2025/65432"),  # a speck read as a capital before it
     ("Hughes Inc.\nInvoice. Number: 2024-92353", "2024-92353"),  # a speck read as a point after the word
     ("Palmer LLC\nInvoice N umber: INV0056643", "INV0056643"),  # a space read inside "Number"
