@@ -195,6 +195,11 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
             value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
                 return FieldValue(value, _FALLBACK * line.confidence)
+            if _date_labels(line):  # a row of captions ("Invoice  Issue date ..."): the value heads its column
+                for text, below in text_below(lines, position, match.start(), match.end(), max_lines=1):
+                    value = _loose_identifier(text.split()[0])
+                    if value is not None:
+                        return FieldValue(value, _FALLBACK * below.confidence)
     return _misread_number_label(lines) or _self_named_number(lines) or _MISSING
 
 

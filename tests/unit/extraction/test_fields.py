@@ -428,3 +428,13 @@ def test_a_misread_invoice_number_label_outranks_an_order_number(make_document):
     text = "Jansen Bouw BV                 CREDITNOTA\n6 reditnotanummer: CR-2024-60422\nUw ordernr.: PO-184808"
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == "CR-2024-60422"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "Invoice No." read as "invoice" in a row of captions: the number heads its column
+    ("Miller & Walsh Limited\ninvoice    Issue date   Account No.\n2025-7121  20/11/2025   56664", "2025-7121"),
+    ("Miller & Walsh Limited\nINVOICE\n70173 Stuttgart", None),  # a title over an address names no number
+])
+def test_a_document_word_heading_a_row_of_captions_takes_the_value_under_it(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
