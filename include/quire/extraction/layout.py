@@ -262,13 +262,25 @@ def build_context(parsed: ParsedDocument) -> DocumentContext:
 def text_below(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
         tuple[str, TextLine]]:
     """Text printed under a label (the label's x-range, widened a little), nearest line first."""
-    return _text_in_column(lines, position, start, end, lines[position + 1:position + 1 + max_lines])
+    return _text_in_column(lines, position, start, end, _lines_with_text(lines[position + 1:], max_lines))
 
 
 def text_above(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
         tuple[str, TextLine]]:
     """Text printed over a label (a caption set under its value), nearest line first."""
-    return _text_in_column(lines, position, start, end, lines[max(0, position - max_lines):position][::-1])
+    return _text_in_column(lines, position, start, end, _lines_with_text(lines[:position][::-1], max_lines))
+
+
+def _lines_with_text(lines: Sequence[TextLine], count: int) -> list[TextLine]:
+    """The first ``count`` of ``lines`` that hold more than pinprick specks (a line of nothing but specks
+    between a caption and its value is no line of the column)."""
+    found = []
+    for line in lines:
+        if len(found) == count:
+            break
+        if not all(_is_pinprick(w) for w in line.words):
+            found.append(line)
+    return found
 
 
 def _text_in_column(lines: Sequence[TextLine], position: int, start: int, end: int,
