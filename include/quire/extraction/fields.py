@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-11"
+EXTRACTOR_VERSION = "generic-12n"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -101,8 +101,9 @@ _NUMBER_PREFIX = re.compile(r"^[\W_]*(?:(?:no|nr|n[°o]|number|nummer|num[ée]ro
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/._]*")
 
 
-#: a short OCR leftover between a label and its value ("Credit Memo #: ree _CN-2026-26162", "Invoice 4 INV-...")
-_LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])")
+#: a short OCR leftover between a label and its value ("Credit Memo #: ree _CN-2026-26162", "Invoice 4 INV-...",
+#: a speck read as a capital before a number of digits: "L 2025/65432")
+_LEFTOVER = re.compile(r"^[\W_]*[a-zäöüéèà]{1,3}\b|^[\W_]*\d\s+(?=[A-Za-z])|^[\W_]*[A-Z]\s+(?=\d)")
 
 
 #: a number OCR split inside its letter prefix ("IN V0045838" for "INV0045838"): capitals, one space, the
@@ -121,7 +122,36 @@ def _joined_prefix(text: str) -> str:
     return match.group(1) + match.group(2) + text[match.end():]
 
 
+#: the letter O OCR read for a zero: after the prefix "INV" (an abbreviation no other word starts a number
+#: with, "INVO026376") or between two digits ("R2025O3155"), where the number's own shape says it is a digit
+_O_FOR_ZERO = re.compile(r"(?<=^INV)[O]+(?=\d)|(?<=\d)O+(?=\d)")
+
+
+def _zeros_repaired(value: str) -> str:
+    """A document number with the O's its shape makes zeros read as zeros."""
+    return _O_FOR_ZERO.sub(lambda match: "0" * len(match.group(0)), value)
+
+
+#: a number OCR broke in two at the end of its line: a short run of digits after its digits ("3256-0835 16",
+#: "20251 5993"), or the rest after a hyphen it read twice ("CR-2024- -60422")
+_BROKEN_TAIL = re.compile(r"^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*\d) (\d{1,5})\s*$"
+                          r"|^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*-) -?(\d+)\s*$")
+#: a final 1 OCR read as an exclamation mark ("9251-08025!")
+_MARK_FOR_ONE = re.compile(r"(?<=\d)!(?=\s|$)")
+
+
+def _mended(text: str) -> str:
+    """The text after a label with a number OCR broke at its end made whole again."""
+    text = _MARK_FOR_ONE.sub("1", text)
+    match = _BROKEN_TAIL.match(text)
+    if match is None:
+        return text
+    head, tail = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    return head + tail
+
+
 def _identifier(text: str) -> str | None:
+    text = _mended(text)
     value = _plain_identifier(text)
     rest = _NUMBER_PREFIX.sub("", text, count=1)
     leftover = _LEFTOVER.match(rest)
@@ -134,7 +164,7 @@ def _plain_identifier(text: str) -> str | None:
     match = _IDENTIFIER.match(_joined_prefix(_NUMBER_PREFIX.sub("", text, count=1)))
     if match is None:
         return None
-    value = match.group(0).rstrip("._-/")
+    value = _zeros_repaired(match.group(0).rstrip("._-/"))
     return value if any(ch.isdigit() for ch in value) and not _is_date(value) else None
 
 
@@ -149,7 +179,9 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
     Invoice, credit note and receipt numbers come first; an order number only counts where
     none of those is printed (on an invoice it is the customer's reference).
     """
-    found = _labelled_number(lines, (labels.INVOICE_NUMBER, labels.ORDER_NUMBER))
+    # a misread invoice-number label still names the document's own number, which an order number does not
+    found = (_labelled_number(lines, (labels.INVOICE_NUMBER,)) or _misread_compound_label(lines)
+             or _labelled_number(lines, (labels.ORDER_NUMBER,)))
     if found is not None:
         return found
     # the label misread ("Invoice No." as "Invoice", "Rechnung Nr." as "Rechnung NT-."): a document-type
@@ -163,7 +195,30 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
             value = _loose_identifier(rest) or (_loose_identifier(rest[leftover.end():]) if leftover else None)
             if value is not None:
                 return FieldValue(value, _FALLBACK * line.confidence)
-    return _misread_number_label(lines) or _MISSING
+            if _date_labels(line):  # a row of captions ("Invoice  Issue date ..."): the value heads its column
+                for text, below in text_below(lines, position, match.start(), match.end(), max_lines=1):
+                    value = _loose_identifier(text.split()[0])
+                    if value is not None:
+                        return FieldValue(value, _FALLBACK * below.confidence)
+    return _misread_number_label(lines) or _self_named_number(lines) or _MISSING
+
+
+#: a number whose own prefix names it an invoice's ("INV0032002", "INV-039896"), whatever became of its label
+_INVOICE_PREFIXED = re.compile(r"^INV-?\d{4,}$")
+
+
+def _self_named_number(lines: Sequence[TextLine]) -> FieldValue | None:
+    """The first word of the first page shaped like an invoice number with the prefix INV, where OCR lost
+    its label; not one another document cites ("Correction of invoice INV0012345")."""
+    for line in lines:
+        if line.page_number != lines[0].page_number:
+            break
+        for start, word in zip(line.word_starts(), line.words, strict=True):
+            value = _zeros_repaired(word.text.strip(".,;:()[]'\"‘’“”"))
+            before = labels.DOCUMENT_WORD.sub("", line.text[:start]).rstrip()  # "of invoice INV..." cites
+            if _INVOICE_PREFIXED.match(value) and not _CITED_BEFORE.search(before):
+                return FieldValue(value, _FALLBACK * line.confidence)
+    return None
 
 
 #: one-word number labels long enough that a word one character away from them is no other word
@@ -175,9 +230,9 @@ _AROUND_A_WORD = re.compile(r"^[\W_]+|[\W_]+$")
 _CUT_LABEL_NUMBER_SIGN = re.compile(r"(?:^|(?<=\s))(?:[^\w\s]{0,2}[^\W\d_]{0,3}\s+){1,3}#\s*:?\s*")
 
 
-def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
-    """A document number after a label OCR misread by one letter ("Outschriftsnummer:") or cut short;
-    with fallback confidence, and only identifiers with letters or separators besides four digits."""
+def _misread_compound_label(lines: Sequence[TextLine]) -> FieldValue | None:
+    """A document number after a one-word label OCR misread by one letter ("Outschriftsnummer:",
+    "reditnotanummer:"), with fallback confidence; the label is long enough to name no other number."""
     for line in lines:
         words = line.text.split()
         for position, word in enumerate(words[:-1]):
@@ -186,6 +241,13 @@ def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
                 value = _identifier(" ".join(words[position + 1:]))
                 if value is not None:
                     return FieldValue(value, _FALLBACK * line.confidence)
+    return None
+
+
+def _misread_number_label(lines: Sequence[TextLine]) -> FieldValue | None:
+    """A document number after a label OCR cut short ("& I nes #:"); with fallback confidence, and only
+    identifiers with letters or separators besides four digits."""
+    for line in lines:
         cut = _CUT_LABEL_NUMBER_SIGN.search(line.text)
         if cut is not None:
             value = _loose_identifier(line.text[cut.end():])
@@ -205,7 +267,7 @@ def _loose_identifier(text: str) -> str | None:
     match = _LOOSE_NUMBER.match(text)
     if match is None:
         return None
-    value = match.group(1).rstrip("._-/")
+    value = _zeros_repaired(match.group(1).rstrip("._-/"))
     if sum(ch.isdigit() for ch in value) < 4 or _YEAR.match(value) or find_dates(value):
         return None
     return value
@@ -226,7 +288,7 @@ def _number_beside_or_below(lines: Sequence[TextLine], pattern: re.Pattern[str])
             value = _identifier(after)
             if value is not None:
                 return FieldValue(value, _LABELLED_SAME_LINE * line.confidence)
-            if not after.strip(" :#.-"):
+            if not after.strip(" :;,#.-"):  # OCR reads the point of "No." as a comma or semicolon
                 value = _identifier(text_right(lines, position, match.end()) or "")
                 if value is not None:
                     return FieldValue(value, _LABELLED_BELOW * line.confidence)

@@ -18,18 +18,23 @@ def _any(*patterns: str) -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
-_NO = r"(?:no|nr|n[°o]|num(?:ber|mer|éro|ero)?|#)\.?"
+#: also "Number" with a space OCR set inside it ("N umber")
+_NO = r"(?:no|nr|n[°o]|n(?:\s(?=umber))?um(?:ber|mer|éro|ero)?|#)\.?"
+#: "n°" after a word, also with the degree sign OCR reads as a question mark ("Commande n? :")
+_N_DEGREE = r"n[°o?]"
 #: "Invoice", also with the capital I OCR reads as J ("Jnvoice No.")
 _INVOICE = r"[ij]nvoice"
+#: a point or comma OCR read after "Invoice" from a speck ("Invoice. Number:")
+_SPECK_MARK = r"[.,]?"
 
 INVOICE_NUMBER = _any(
-    rf"\b(?:tax\s+)?{_INVOICE}\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
+    rf"\b(?:tax\s+)?{_INVOICE}{_SPECK_MARK}\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
     rf"\b(?:document|doc)\s*{_NO}", rf"\bcredit\s*note\s*{_NO}", rf"\bcredit\s*memo\s*{_NO}",
     rf"\btrans(?:action)?\s*{_NO}", r"\bbeleg[\s-]*(?:nummer|nr\.?)", r"\bbon[\s-]*(?:nummer|nr\.?)",
-    r"\bbonnr\.?", r"\bticket\s*n[°o]", r"\bn[°o]\s*de\s*ticket",
+    r"\bbonnr\.?", rf"\bticket\s*{_N_DEGREE}", r"\bn[°o]\s*de\s*ticket",
     r"\brechnungs?[\s-]*(?:nummer|nr\.?)", r"\bgutschrifts?[\s-]*(?:nummer|nr\.?)",
-    r"\bn[°o]\s*(?:de\s+)?(?:la\s+)?facture", r"\bfacture\s*n[°o]", r"\bnum[ée]ro\s*de\s*(?:la\s+)?facture",
-    r"\bn[°o]\s*d['’]avoir", r"\bavoir\s*n[°o]",
+    r"\bn[°o]\s*(?:de\s+)?(?:la\s+)?facture", rf"\bfacture\s*{_N_DEGREE}", r"\bnum[ée]ro\s*de\s*(?:la\s+)?facture",
+    r"\bn[°o]\s*d['’]avoir", rf"\bavoir\s*{_N_DEGREE}",
     r"\bfactuur\s*(?:nummer|nr\.?)", r"\bfactuurnr\.?", r"\bcreditnota\s*(?:nummer|nr\.?)",
     rf"\b{_INVOICE}\s*(?=:)",
 )
@@ -40,7 +45,7 @@ DOCUMENT_WORD = _any(rf"\b{_INVOICE}\b", r"\brechnung\b", r"\bfacture\b", r"\bfa
 #: order numbers: the document number of a purchase order, but only a reference on an invoice,
 #: so they are read only where no invoice/credit/receipt number is printed
 ORDER_NUMBER = _any(
-    rf"\bpurchase\s*order\s*{_NO}", rf"\bp\.?o\.?\s*{_NO}", rf"\border\s*{_NO}", r"\bcommande\s*n[°o]",
+    rf"\bpurchase\s*order\s*{_NO}", rf"\bp\.?o\.?\s*{_NO}", rf"\border\s*{_NO}", rf"\bcommande\s*{_N_DEGREE}",
     r"\bordernummer", r"\bordernr\.?", r"\bbestelnummer", r"\bbestell[\s-]*(?:nummer|nr\.?)",
     r"\bn[°o]\s*de\s*commande",
 )

@@ -113,6 +113,27 @@ def _is_dust(word: Word) -> bool:
     return word.x1 - word.x0 < 1.5 or word.confidence < 0.4
 
 
+def _adjacent_lines(lines: Sequence[TextLine], position: int) -> list[TextLine]:
+    """The lines right above and below a line, without the specks that are all some lines hold
+    (a line of nothing but specks between a label and its value is no neighbour)."""
+    found = []
+    for step in (-1, 1):
+        other = position + step
+        while 0 <= other < len(lines):
+            words = tuple(w for w in lines[other].words if not _is_pinprick(w))
+            if words:
+                found.append(TextLine(lines[other].page_number, lines[other].index, words))
+                break
+            other += step
+    return found
+
+
+def _is_pinprick(word: Word) -> bool:
+    """An OCR word whose box is a dot of a pixel or so each way: a speck read as a letter or digit
+    ("4", "a" beside a scanned value), never printed text."""
+    return word.confidence is not None and word.x1 - word.x0 <= 1.5 and word.bottom - word.top <= 1.5
+
+
 #: text turned by less than this (dy per dx, ~0.2 degrees) is read as it is
 _MIN_SKEW = 0.004
 #: steeper slants (~4 degrees) are not levelled: neighbours on one line are no longer recognisable
@@ -241,13 +262,25 @@ def build_context(parsed: ParsedDocument) -> DocumentContext:
 def text_below(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
         tuple[str, TextLine]]:
     """Text printed under a label (the label's x-range, widened a little), nearest line first."""
-    return _text_in_column(lines, position, start, end, lines[position + 1:position + 1 + max_lines])
+    return _text_in_column(lines, position, start, end, _lines_with_text(lines[position + 1:], max_lines))
 
 
 def text_above(lines: Sequence[TextLine], position: int, start: int, end: int, max_lines: int = 2) -> list[
         tuple[str, TextLine]]:
     """Text printed over a label (a caption set under its value), nearest line first."""
-    return _text_in_column(lines, position, start, end, lines[max(0, position - max_lines):position][::-1])
+    return _text_in_column(lines, position, start, end, _lines_with_text(lines[:position][::-1], max_lines))
+
+
+def _lines_with_text(lines: Sequence[TextLine], count: int) -> list[TextLine]:
+    """The first ``count`` of ``lines`` that hold more than pinprick specks (a line of nothing but specks
+    between a caption and its value is no line of the column)."""
+    found = []
+    for line in lines:
+        if len(found) == count:
+            break
+        if not all(_is_pinprick(w) for w in line.words):
+            found.append(line)
+    return found
 
 
 def _text_in_column(lines: Sequence[TextLine], position: int, start: int, end: int,
@@ -283,8 +316,8 @@ def text_right(lines: Sequence[TextLine], position: int, end: int, max_gap_chars
     label_centre, reach = (top + bottom) / 2, 0.75 * (bottom - top)
     limit = label.x1 + max_gap_chars * line.char_width()
     best: tuple[float, TextLine] | None = None
-    for neighbour in lines[max(0, position - 1):position + 2]:
-        if neighbour is line or neighbour.page_number != line.page_number:
+    for neighbour in _adjacent_lines(lines, position):
+        if neighbour.page_number != line.page_number:
             continue
         for segment in split_segments(neighbour):
             centre = (segment.top + segment.bottom) / 2

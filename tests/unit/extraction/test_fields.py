@@ -4,7 +4,7 @@ import pytest
 
 from quire.extraction.classify import classify_document
 from quire.extraction.fields import EXTRACTOR_VERSION, FIELD_NAMES, extract_fields
-from quire.model import Classification, Routing
+from quire.model import Classification, PageText, ParsedDocument, Routing, TextMethod, Word
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None, review_confidence=0.6)
@@ -212,6 +212,10 @@ TOTAL PAYABLE:                           51.42
     ("Denver Supply\nInvoice #: IN V0045838", "INV0045838"),  # the number split inside its prefix
     ("Dubois SARL\nFacture n°: CR   FA2026-14185", "FA2026-14185"),  # a code before a whole number
     ("Denver Supply\nInvoice No: 12/03/2024", None),  # a date is no document number
+    ("Martin SAS\nCommande n? :   Date d'émission\nBC-2026-76617   28/05/2026", "BC-2026-76617"),  # ° as ?
+    ("Schäfer UG\nRechnungsnummer: L 2025/65432", "2025/65432"),  # a speck read as a capital before it
+    ("Hughes Inc.\nInvoice. Number: 2024-92353", "2024-92353"),  # a speck read as a point after the word
+    ("Palmer LLC\nInvoice N umber: INV0056643", "INV0056643"),  # a space read inside "Number"
 ])
 def test_a_document_number_survives_a_misread_label(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
@@ -374,3 +378,63 @@ Bennett & Foster Inc.                      INV0045838        24/06/2024
 """
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == "INV0045838"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Miller Ltd\nInvoice No.: INVO026376", "INV0026376"),  # an O after the prefix INV
+    ("Smith LLC\nInvoice No.: INVOO25931", "INV0025931"),
+    ("Krüger GmbH\nRechnungs-Nr.: R2025O3155", "R202503155"),  # an O between digits
+    ("Dubois SA\nFacture n°: OBO-2024-118", "OBO-2024-118"),  # letters of the prefix stay letters
+])
+def test_a_zero_ocr_read_as_the_letter_o_where_the_numbers_shape_says_digit(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
+
+
+def test_a_label_whose_point_ocr_read_as_a_comma_takes_the_value_beside_it():
+    # the value's box sits higher than the label's and groups with the address on the left
+    lines = (Word("Consulting", 36, 141, 147, 148, 0.9), Word("CN-2024-57888.", 447, 144, 507, 158, 0.9),
+             Word("Credit", 343, 149, 363, 155, 0.9), Word("Note", 367, 149, 383, 155, 0.9),
+             Word("No,:", 386, 147, 399, 158, 0.9))
+    parsed = ParsedDocument((PageText(1, 600, 800, "", lines, TextMethod.OCR, "test", 1.0),))
+    fields = extract_fields(parsed, INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == "CN-2024-57888"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Murphy Ltd          INVOICE\nCustomer N INV0028123\n12 Park Lane", "INV0028123"),  # label lost
+    ("Visser VOF                     FACTUUR\nV.O. INV-039896\nPrinsenlaan 162", "INV-039896"),
+    ("Reed Ltd                       CREDIT NOTE\nCorrection of invoice INV0012345", None),  # cites another
+    ("Reed Ltd                       INVOICE\nInventory INVENTORY-2024", None),  # no number after INV
+])
+def test_a_number_whose_prefix_names_it_an_invoice_number_needs_no_label(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Bäckerei Lang\nBeleg-Nr.: 3256-0835 16\nDatum: 17.01.2025 10:57", "3256-083516"),  # digits set apart
+    ("Bos VOF\nFactuurnr.: 20251 5993", "202515993"),
+    ("Jansen BV\nCreditnotanummer: CR-2024- -60422", "CR-2024-60422"),  # the hyphen read twice
+    ("Dubois SA\nReceipt No.: 9251-08025!", "9251-080251"),  # a final 1 read as "!"
+    ("Lang KG\nBeleg-Nr.: 3256-0835 16 Kasse 2", "3256-0835"),  # more after it: another field's value
+])
+def test_a_number_ocr_broke_at_its_end_is_made_whole(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected
+
+
+def test_a_misread_invoice_number_label_outranks_an_order_number(make_document):
+    text = "Jansen Bouw BV          CREDITNOTA\n6 reditnotanummer: CR-2024-60422\nUw ordernr.: PO-184808"
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == "CR-2024-60422"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "Invoice No." read as "invoice" in a row of captions: the number heads its column
+    ("Miller & Walsh Limited\ninvoice    Issue date   Account No.\n2025-7121  20/11/2025   56664", "2025-7121"),
+    ("Miller & Walsh Limited\nINVOICE\n70173 Stuttgart", None),  # a title over an address names no number
+])
+def test_a_document_word_heading_a_row_of_captions_takes_the_value_under_it(make_document, text, expected):
+    fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["invoice_number"].value == expected

@@ -69,6 +69,33 @@ def test_a_value_set_a_little_higher_than_its_label_is_right_of_it():
     assert text_right(lines, 1, len("Rechnung Nr.")) == "R202553155"
 
 
+def test_a_line_of_specks_between_a_label_and_its_value_is_passed_over():
+    from quire.extraction.layout import text_right
+
+    # OCR read two pinpricks as "4" and "a": one on a line of its own between the label and the value,
+    # one starting the value's line far to the left, under the label
+    from quire.extraction.layout import TextLine
+
+    lines = (TextLine(1, 0, (Word("Credit", 376, 134, 399, 141, 0.9), Word("Note", 402, 135, 420, 142, 0.9),
+                             Word("No", 424, 135, 435, 143, 0.9))),
+             TextLine(1, 1, (Word("4", 508, 130, 509, 131, 0.3),)),
+             TextLine(1, 2, (Word("a", 231, 139, 232, 140, 0.3),
+                             Word("CN-2024-64415", 470, 134, 534, 148, 0.9))))
+    assert text_right(lines, 0, len("Credit Note No")) == "CN-2024-64415"
+
+
+def test_lines_of_specks_under_a_caption_do_not_use_up_the_lines_below():
+    from quire.extraction.layout import TextLine, text_below
+
+    lines = (TextLine(1, 0, (Word("Gutschrift-Nr,", 73, 178, 115, 189, 0.9),
+                             Word("Rechnungsdatum", 197, 178, 248, 188, 0.9))),
+             TextLine(1, 1, (Word("j", 282, 180, 283, 181, 0.3),)),
+             TextLine(1, 2, (Word("Stan", 361, 181, 361, 182, 0.3),)),
+             TextLine(1, 3, (Word("GS-2025-47131", 73, 192, 131, 200, 0.9),
+                             Word("4.", 197, 193, 203, 199, 0.9))))
+    assert [text for text, _ in text_below(lines, 0, 0, len("Gutschrift-Nr,"))] == ["GS-2025-47131"]
+
+
 def _slanted_table(slope: float) -> PageText:
     """Three rows of a table, each word set on a baseline that drops ``slope`` points per point."""
     words = []
