@@ -13,6 +13,7 @@ import functools
 import os
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -308,9 +309,13 @@ def parse_tsv(tsv: str, dpi: float) -> OcrResult:
         current_line.append(text)
     if current_line:
         lines.append(" ".join(current_line))
+    return OcrResult("\n".join(lines), tuple(words), character_confidence(words))
+
+
+def character_confidence(words: Sequence[Word]) -> float:
+    """The words' mean confidence weighted by their length: a misread speck counts less than a name."""
     characters = sum(len(w.text) for w in words)
-    confidence = sum((w.confidence or 0.0) * len(w.text) for w in words) / characters if characters else 0.0
-    return OcrResult("\n".join(lines), tuple(words), confidence)
+    return sum((w.confidence or 0.0) * len(w.text) for w in words) / characters if characters else 0.0
 
 
 def parse_osd(report: str) -> int:
