@@ -20,7 +20,7 @@ from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.second_reading import SecondReadingEngine
-from quire.engines.preprocess import Preprocessing, prepare_image
+from quire.engines.preprocess import Preprocessing, prepare_image, prepare_page
 from quire.errors import EngineError, TerminalError
 from quire.model import Word
 from tests.unit.engines.ocr_doubles import CountingOcrEngine
@@ -225,6 +225,23 @@ def test_narrow_columns_are_read_with_the_column_mode_and_other_pages_with_psm()
     assert engine._psm_for(receipt) == 6
     assert engine._psm_for(invoice) == 3
     assert TesseractEngine("eng", Preprocessing(), psm=3, column_psm=None)._psm_for(receipt) == 3
+
+
+def test_despeckling_is_left_out_on_narrow_columns(monkeypatch) -> None:
+    import quire.engines.ocr as ocr
+
+    used: list[bool] = []
+
+    def recording_prepare(image, dpi, options):
+        used.append(options.despeckle)
+        return prepare_page(image, dpi, options)
+
+    monkeypatch.setattr(ocr, "prepare_page", recording_prepare)
+    engine = TesseractEngine("eng", Preprocessing(), psm=3, column_psm=6)
+    monkeypatch.setattr(engine, "_read", lambda image, dpi, path, psm: OcrResult("", (), 0.0))
+    engine.recognize(_ink_block((1200, 1700), (450, 50, 750, 1650)), 300)  # a till receipt's column
+    engine.recognize(_ink_block((1200, 1700), (60, 50, 1140, 1650)), 300)  # a full-width page
+    assert used == [False, True]
 
 
 def test_an_engine_for_other_models_or_preprocessing_keeps_every_other_option(tmp_path):

@@ -194,3 +194,25 @@ def test_grid_rules_are_whitened_and_cell_text_and_filled_bands_kept() -> None:
 def test_grid_removal_is_keyed_and_off_by_default() -> None:
     assert not Preprocessing().remove_grid
     assert ";remove_grid=1" in Preprocessing(remove_grid=True).key and "remove_grid" not in Preprocessing().key
+
+
+def test_despeckling_removes_lone_dark_pixels_and_keeps_strokes() -> None:
+    page = _page()
+    noisy = np.asarray(page).copy()
+    paper_rows, paper_columns = np.nonzero(noisy == 255)
+    rng = np.random.default_rng(7)
+    picked = rng.choice(len(paper_rows), size=len(paper_rows) // 50, replace=False)
+    noisy[paper_rows[picked], paper_columns[picked]] = 0  # 2 % of the paper: salt-and-pepper scan noise
+    options = Preprocessing(min_text_height=0)
+    cleaned = np.asarray(prepare_page(Image.fromarray(noisy), 300, options).image)
+    untouched = np.asarray(prepare_page(Image.fromarray(noisy), 300,
+                                        Preprocessing(min_text_height=0, despeckle=False)).image)
+    ink = np.asarray(page) < 128
+    assert (untouched[~ink] < 128).sum() == len(picked)  # without the step the specks stay
+    assert (cleaned[~ink] < 128).sum() < len(picked) // 20
+    assert (cleaned[ink] < 128).mean() > 0.9  # the text's strokes are kept
+
+
+def test_despeckling_is_on_by_default_and_in_the_key() -> None:
+    assert Preprocessing().despeckle
+    assert ";despeckle=1" in Preprocessing().key and "despeckle" not in Preprocessing(despeckle=False).key
