@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12"
+EXTRACTOR_VERSION = "generic-12+vendor1"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -692,7 +692,14 @@ def _is_name_like(line: TextLine) -> bool:
     return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
             and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
             and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text)
-            and not labels.PAGE_NUMBER.search(text) and not _is_field_label(text))
+            and not labels.PAGE_NUMBER.search(text) and not _is_field_label(text) and not _is_document_title(text))
+
+
+def _is_document_title(text: str) -> bool:
+    """A segment that is nothing but a document's title ("Credit Memo", "Bon de commande", "BESTELLUNG")."""
+    words = text.strip(" .:!-").casefold()
+    return any(kind != "letter" and (match := pattern.search(words)) is not None
+               and match.start() == 0 and match.end() == len(words) for kind, pattern in labels.TITLES)
 
 
 def _is_field_label(text: str) -> bool:
@@ -770,6 +777,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
                          and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
     labelled = _name_after_label(head[vendor_block]) if vendor_block is not None else None
+    label_left = head[vendor_block].x0 if labelled is not None else None
     if labelled is not None:
         first_page[vendor_block] = head[vendor_block] = labelled  # "Seller: ACME Ltd": the name alone
         candidates = [vendor_block] + [p for p in candidates if p > vendor_block]
@@ -788,6 +796,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
         name_position = _mark_above(head, candidates, name_position)
+    # the address under "Issued by: ACME Ltd" starts under the label, left of the name
+    column_left = label_left if labelled is not None and name_position == vendor_block else None
     first_page[name_position] = _widen_name(first_page, name_position)
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
@@ -795,7 +805,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
-    address = _address_below(first_page, name_position, blocked)
+    address = _address_below(first_page, name_position, blocked, column_left)
     if not address:
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
@@ -833,6 +843,10 @@ def _name_after_label(segment: TextLine) -> TextLine | None:
     if match is None:
         return None
     words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True) if start >= match.end()]
+    # the label runs to its colon where it has more words than the pattern ("Émetteur de la facture :")
+    colon = next((n for n, w in enumerate(words[:4]) if w.text.endswith(":")), None)
+    if colon is not None:
+        words = words[colon + 1:]
     while words and not any(ch.isalnum() for ch in words[0].text):
         words.pop(0)  # the label's own colon, set apart ("Fournisseur :")
     rest = TextLine(segment.page_number, segment.index, tuple(words)) if words else None
@@ -904,14 +918,17 @@ _LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", 
 _LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 
-def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
-    """The segments under the name, in its column, that read as address lines.
+def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int],
+                   column_left: float | None = None) -> list[TextLine]:
+    """The segments under the name, in its column (from ``column_left`` where a label before the name
+    starts it), that read as address lines.
 
     Of the segments a row holds in the name's column, the one overlapping the name most is
     read (a logo's initials beside the street line are not part of the address).
     """
     name = segments[name_position]
-    left, right = name.x0 - 4 * name.char_width(), name.x1 + 4 * name.char_width()
+    left = min(name.x0, column_left if column_left is not None else name.x0) - 4 * name.char_width()
+    right = name.x1 + 4 * name.char_width()
     by_row: dict[int, int] = {}
     for position in range(name_position + 1, len(segments)):
         segment = segments[position]

@@ -233,3 +233,43 @@ def test_a_receipt_keeps_the_short_words_ocr_read_unsurely(make_document):
     # thermal print: "TA" and "K" of the shop's name read at low confidence are its text, not dust
     text = "BOOK TA K (TAMAN DAYA) SDN BHD\nNO.5 JALAN KENARI\nTotal 9.00\n"
     assert _vendor(make_document, text, "receipt", unsure=("TA", "K"))[0] == "BOOK TA K (TAMAN DAYA) SDN BHD"
+
+
+@pytest.mark.parametrize("label", ["Issued by:", "Billed by", "Rechnungssteller:", "Émis par :", "Facturé par",
+                                   "Uitgegeven door:", "Émetteur de la facture :", "Supplier details:"])
+def test_the_name_after_an_issuer_label_on_its_line(make_document, label: str):
+    text = (f"{label} Bauer & Kaiser GmbH                 INVOICE\n"
+            "Hafenweg 12                                 Bill to\n"
+            "20095 Hamburg                               Huber Elektro AG\n")
+    assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12, 20095 Hamburg")
+
+
+@pytest.mark.parametrize("label", ["Aussteller", "Gefactureerd door", "Supplier details", "Émetteur de la facture"])
+def test_an_issuer_label_on_a_line_of_its_own_names_the_block_under_it(make_document, label: str):
+    text = ("INVOICE\n"
+            "\n"
+            f"Bill to                            {label}\n"
+            "Huber Elektro AG                   Jansen Schoonmaak\n"
+            "Ringstraße 4                       Molenweg 19\n"
+            "80331 München                      2000 Antwerpen\n")
+    assert _vendor(make_document, text) == ("Jansen Schoonmaak", "Molenweg 19, 2000 Antwerpen")
+
+
+def test_a_delivery_address_naming_another_company_is_not_the_vendor(make_document):
+    text = ("RECHNUNG\n"
+            "\n"
+            "Rechnung an           Lieferanschrift           Weber Softwareentwicklung eG\n"
+            "Huber Elektro AG      Koch Elektrotechnik KG    Goetheweg 92\n"
+            "Ringstraße 4          Lagerstraße 9             1010 Wien\n")
+    assert _vendor(make_document, text)[0] == "Weber Softwareentwicklung eG"
+
+
+@pytest.mark.parametrize("title", ["Credit Memo", "BESTELLUNG", "Bon de commande", "Rechnungskorrektur"])
+def test_a_document_title_is_never_the_vendor(make_document, title: str):
+    text = (f"{title}\n"
+            "Invoice No.: 4711\n"
+            "\n"
+            "\n"
+            "\n"
+            "Smith Electrical L.L.C. · 12 Mill Road · Leeds\n")
+    assert _vendor(make_document, text)[0] != title
