@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor1"
+EXTRACTOR_VERSION = "generic-12+vendor2"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -773,6 +773,12 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     # the head ends where the item table starts: its rows are never the vendor ("0,5 kg ..." is no KG)
     table_start = next((p for p, segment in enumerate(first_page) if segment.index in table_headers), len(first_page))
     head = first_page[:min(20, table_start)]
+    # a sender strip or return-address line ("ACME Ltd · 1 High St · Leeds"): its first field is the name
+    strip_address: dict[int, list[str]] = {}
+    for position, segment in enumerate(head):
+        if (strip := _strip_fields(segment)) is not None:
+            first_page[position] = head[position] = strip[0]
+            strip_address[position] = strip[1]
     vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
                          and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
@@ -805,11 +811,38 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
+    if strip_address.get(name_position):
+        return name, FieldValue(_join_address(strip_address[name_position]), 0.7 * first_page[name_position].confidence)
     address = _address_below(first_page, name_position, blocked, column_left)
     if not address:
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+#: the marks that set the fields of a one-line sender strip apart ("ACME Ltd · 1 High St · Leeds")
+_FIELD_SEPARATORS = frozenset("·|•–—")
+
+
+def _strip_fields(segment: TextLine) -> tuple[TextLine, list[str]] | None:
+    """A segment of fields set apart by separators whose first field reads as a company name (no digit
+    in it, as in a street or a number): that name, and the other fields that are no contact details
+    (the address), where one of them carries a number (a house number, a postcode)."""
+    fields: list[list] = [[]]
+    for word in segment.words:
+        if word.text in _FIELD_SEPARATORS:
+            fields.append([])
+        else:
+            fields[-1].append(word)
+    fields = [field for field in fields if field]
+    if len(fields) < 2:
+        return None
+    name = TextLine(segment.page_number, segment.index, tuple(fields[0]))
+    if any(ch.isdigit() for ch in name.text) or not _is_name_like(name):
+        return None
+    rest = [" ".join(w.text for w in field) for field in fields[1:]]
+    address = [text for text in rest if not labels.CONTACT.search(text) and not _PHONE_ONLY.match(text)]
+    return name, address if any(ch.isdigit() for text in address for ch in text) else []
 
 
 def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:

@@ -180,7 +180,7 @@ _LEGAL_FORMS = (
     r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
     r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bs\.\s?[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
-    r"\bl\.\s?l\.\s?c\.", r"\bmbh\b", r"\be\.\s?g\.", r"\beg\b(?=\W*$)", r"\bc\.\s?v\.", r"\bsasu\b", r"\bscop\b",
+    r"\bl\.\s?l\.\s?c\.", r"\bmbh\b", r"\be\.\s?g\.", r"\bc\.\s?v\.", r"\bsasu\b", r"\bscop\b",
 )
 #: a legal form: the end of a company's name
 LEGAL_FORM = _any(*_LEGAL_FORMS)

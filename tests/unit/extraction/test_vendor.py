@@ -258,10 +258,10 @@ def test_an_issuer_label_on_a_line_of_its_own_names_the_block_under_it(make_docu
 def test_a_delivery_address_naming_another_company_is_not_the_vendor(make_document):
     text = ("RECHNUNG\n"
             "\n"
-            "Rechnung an           Lieferanschrift           Weber Softwareentwicklung eG\n"
+            "Rechnung an           Lieferanschrift           Weber Softwareentwicklung e.G.\n"
             "Huber Elektro AG      Koch Elektrotechnik KG    Goetheweg 92\n"
             "Ringstraße 4          Lagerstraße 9             1010 Wien\n")
-    assert _vendor(make_document, text)[0] == "Weber Softwareentwicklung eG"
+    assert _vendor(make_document, text)[0] == "Weber Softwareentwicklung e.G."
 
 
 @pytest.mark.parametrize("title", ["Credit Memo", "BESTELLUNG", "Bon de commande", "Rechnungskorrektur"])
@@ -273,3 +273,29 @@ def test_a_document_title_is_never_the_vendor(make_document, title: str):
             "\n"
             "Smith Electrical L.L.C. · 12 Mill Road · Leeds\n")
     assert _vendor(make_document, text)[0] != title
+
+
+def test_a_sender_strip_names_the_vendor_in_its_first_field(make_document):
+    text = ("Krüger Medienservice GmbH | Lindenallee 29 | 3011 Bern | Steuernummer CHE-407.003.992\n"
+            "\n"
+            "RECHNUNG\n"
+            "Kunde                                  Rechnungsnummer: R2024\n"
+            "Zimmermann & Schmidt GmbH\n"
+            "Kirchweg 199\n")
+    assert _vendor(make_document, text) == ("Krüger Medienservice GmbH", "Lindenallee 29, 3011 Bern")
+
+
+def test_a_return_address_line_over_the_window_names_the_vendor(make_document):
+    text = ("INVOICE\n"
+            "\n"
+            "Smith Logistics LLP · 70 Victoria Avenue · Denver, CO 80202\n"
+            "Reed Inc.\n"
+            "29 Station Road\n")
+    assert _vendor(make_document, text) == ("Smith Logistics LLP", "70 Victoria Avenue, Denver, CO 80202")
+
+
+def test_an_address_line_with_separators_stays_whole(make_document):
+    # its first field carries a house number: no name, and the address keeps all of it
+    text = ("Bauer & Kaiser GmbH                 INVOICE\n"
+            "Hafenweg 12 · 20095 Hamburg\n")
+    assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12 · 20095 Hamburg")
