@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor2"
+EXTRACTOR_VERSION = "generic-12+vendor3"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -779,6 +779,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         if (strip := _strip_fields(segment)) is not None:
             first_page[position] = head[position] = strip[0]
             strip_address[position] = strip[1]
+        elif (payee := _name_after_label(segment, labels.PAYEE)) is not None:
+            first_page[position] = head[position] = payee  # "Payable to: ACME Ltd": the name alone
     vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
                          and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
@@ -794,7 +796,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not candidates:
         # rows that carry money (item rows, totals) are never the foot's company line
         money_rows = {line.index for line in first_lines if any(n.has_fraction for n in find_numbers(line, None))}
-        footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows})
+        not_footer = blocked | {p for p, s in enumerate(first_page) if s.index in money_rows}
+        footer = _payee_name(first_page, not_footer)
+        if footer is None:
+            footer = _footer_name(first_page, not_footer)
     if footer is not None:
         name_position = footer
     elif not candidates:
@@ -870,9 +875,9 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
     return above[-1] if above else position
 
 
-def _name_after_label(segment: TextLine) -> TextLine | None:
+def _name_after_label(segment: TextLine, label: re.Pattern[str] = labels.VENDOR_BLOCK) -> TextLine | None:
     """The name printed after a vendor label on the label's own line ("From: ACME Ltd"), if any."""
-    match = labels.VENDOR_BLOCK.search(segment.text)
+    match = label.search(segment.text)
     if match is None:
         return None
     words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True) if start >= match.end()]
@@ -884,6 +889,16 @@ def _name_after_label(segment: TextLine) -> TextLine | None:
         words.pop(0)  # the label's own colon, set apart ("Fournisseur :")
     rest = TextLine(segment.page_number, segment.index, tuple(words)) if words else None
     return rest if rest is not None and _is_name_like(rest) else None
+
+
+def _payee_name(segments: list[TextLine], blocked: set[int]) -> int | None:
+    """Position of the account holder the payment details name ("Payable to: ACME Ltd", "Kontoinhaber:
+    ..."), the party to be paid; its segment is cut to the name."""
+    for position, segment in enumerate(segments):
+        if position not in blocked and (name := _name_after_label(segment, labels.PAYEE)) is not None:
+            segments[position] = name
+            return position
+    return None
 
 
 #: the page foot: segments starting this far down the page's text

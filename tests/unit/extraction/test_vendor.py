@@ -299,3 +299,18 @@ def test_an_address_line_with_separators_stays_whole(make_document):
     text = ("Bauer & Kaiser GmbH                 INVOICE\n"
             "Hafenweg 12 · 20095 Hamburg\n")
     assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12 · 20095 Hamburg")
+
+
+@pytest.mark.parametrize("phrase", ["Please make cheques payable to", "Kontoinhaber:", "Titulaire du compte :",
+                                    "Ten name van"])
+def test_a_vendor_named_only_as_the_payee_of_the_bank_details(make_document, phrase: str):
+    # no legal form: the payee label alone says whose name it is
+    text = ("INVOICE                                 Bill to\n"
+            "Invoice No.: 4711                       Huber Elektro AG\n"
+            "\n"
+            "\n"
+            "\n"
+            f"{phrase} Murphy Facilities\n"
+            "12 Mill Road, Leeds LS1 4AB\n"
+            "IBAN GB29 NWBK 6016 1331 9268 19\n")
+    assert _vendor(make_document, text) == ("Murphy Facilities", "12 Mill Road, Leeds LS1 4AB")
