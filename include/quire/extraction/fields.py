@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor3"
+EXTRACTOR_VERSION = "generic-12+vendor4"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -809,7 +809,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name_position = _mark_above(head, candidates, name_position)
     # the address under "Issued by: ACME Ltd" starts under the label, left of the name
     column_left = label_left if labelled is not None and name_position == vendor_block else None
-    first_page[name_position] = _widen_name(first_page, name_position)
+    first_page[name_position] = _widen_name(first_page, name_position, blocked)
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
@@ -915,17 +915,23 @@ def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
     return None
 
 
-def _widen_name(segments: list[TextLine], position: int) -> TextLine:
+def _widen_name(segments: list[TextLine], position: int, blocked: set[int]) -> TextLine:
     """The name segment joined with close neighbours on its row that belong to it: OCR spaces the
-    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments."""
+    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments.
+    Never with a neighbour of the customer's blocks, nor right of a name its legal form already ends
+    (a tagline beside it) unless that holds a legal form too ("& Co. KG") or a note on it ("(haftungsbeschränkt)")."""
     name = segments[position]
     words = list(name.words)
     # a legal form standing alone has its name somewhere left of it on the row
     alone = labels.LEGAL_FORM.fullmatch(name.text.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(name.text)
     limit = (12 if alone else 5) * name.char_width()
-    for neighbour in (segments[position - 1] if position > 0 else None,
-                      segments[position + 1] if position + 1 < len(segments) else None):
-        if neighbour is None or neighbour.index != name.index:
+    ended = not alone and _LEGAL_FORM_END.search(name.text) is not None
+    for neighbour_position in (position - 1, position + 1):
+        if not 0 <= neighbour_position < len(segments) or neighbour_position in blocked:
+            continue
+        neighbour = segments[neighbour_position]
+        if neighbour.index != name.index or (ended and neighbour_position > position and not (
+                labels.LEGAL_FORM.search(neighbour.text) or neighbour.text.startswith("("))):
             continue
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text

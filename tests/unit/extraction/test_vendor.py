@@ -314,3 +314,23 @@ def test_a_vendor_named_only_as_the_payee_of_the_bank_details(make_document, phr
             "12 Mill Road, Leeds LS1 4AB\n"
             "IBAN GB29 NWBK 6016 1331 9268 19\n")
     assert _vendor(make_document, text) == ("Murphy Facilities", "12 Mill Road, Leeds LS1 4AB")
+
+
+def test_a_tagline_beside_a_name_its_legal_form_ends_is_no_part_of_it(make_document):
+    text = ("SOFTWARE MILLER INC.    Quality you can rely on\n"
+            "12 Mill Road · Leeds LS1 4AB\n")
+    assert _vendor(make_document, text)[0] == "SOFTWARE MILLER INC."
+    # the rest of a legal form, or a note on it, still is
+    assert _vendor(make_document, "Becker Beratung GmbH   & Co. KG\nHafenweg 12\n")[0] == "Becker Beratung GmbH & Co. KG"
+    assert _vendor(make_document, "Schäfer UG   (haftungsbeschränkt)\nHafenweg 12\n")[0] == \
+        "Schäfer UG (haftungsbeschränkt)"
+
+
+def test_a_company_in_the_delivery_block_beside_the_vendor_is_no_part_of_its_name(make_document):
+    from quire.extraction.fields import _widen_name
+    from quire.extraction.layout import build_context, split_segments
+
+    text = "Koch Elektrotechnik KG   Weber Software\n"
+    segments = [s for line in build_context(make_document(text)).lines for s in split_segments(line)]
+    assert _widen_name(segments, 1, set()).text == "Koch Elektrotechnik KG Weber Software"
+    assert _widen_name(segments, 1, {0}).text == "Weber Software"
