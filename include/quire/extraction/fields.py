@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor4"
+EXTRACTOR_VERSION = "generic-12+vendor5"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -710,13 +710,14 @@ def _is_field_label(text: str) -> bool:
 
 
 def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -> set[int]:
-    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column.
+    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column
+    (not under the customer's reference among the details, "Customer ID:").
 
     On a purchase order the "Supplier" block is the addressee's, so it is blocked too.
     """
     blocked: set[int] = set()
     for position, segment in enumerate(segments):
-        if labels.CUSTOMER_BLOCK.search(segment.text) is None and not (
+        if labels.CUSTOMER_BLOCK.search(labels.CUSTOMER_REFERENCE.sub("", segment.text)) is None and not (
                 doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(segment.text)):
             continue
         blocked.add(position)
@@ -807,6 +808,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
         name_position = _mark_above(head, candidates, name_position)
+        if vendor_block is None:
+            name_position = _block_with_contacts(first_page, head, candidates, name_position, blocked)
     # the address under "Issued by: ACME Ltd" starts under the label, left of the name
     column_left = label_left if labelled is not None and name_position == vendor_block else None
     first_page[name_position] = _widen_name(first_page, name_position, blocked)
@@ -861,6 +864,50 @@ def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
         elif words:
             kept.append(TextLine(segment.page_number, segment.index, words))
     return kept
+
+
+def _block_with_contacts(segments: Sequence[TextLine], head: Sequence[TextLine], candidates: Sequence[int],
+                         position: int, blocked: set[int]) -> int:
+    """Of two unlabelled blocks, the one that carries phone, e-mail or tax id is the issuer's: where the
+    chosen name's block has none of these and another block in the head does (a customer printed
+    first without a label), the company name (with its legal form) heading that block."""
+    if _contacts_under(segments, position, blocked):
+        return position
+    others = [p for p in candidates if p != position and labels.LEGAL_FORM.search(head[p].text)
+              and _heads_block(segments, p) and _contacts_under(segments, p, blocked)]
+    return others[0] if others else position
+
+
+#: a block's lines follow one another this closely (in line heights)
+_BLOCK_GAP = 1.0
+_BLOCK_LINES = 8
+
+
+def _column_below(segments: Sequence[TextLine], position: int) -> list[TextLine]:
+    """The segments under ``position`` in its column, one a row, while they follow closely."""
+    top = segments[position]
+    below: list[TextLine] = []
+    previous = top
+    for segment in segments[position + 1:]:
+        if segment.index == previous.index or _overlap(segment, top.x0, top.x1) <= 0:
+            continue
+        if segment.top - previous.bottom > _BLOCK_GAP * segment.height or len(below) == _BLOCK_LINES:
+            break
+        below.append(segment)
+        previous = segment
+    return below
+
+
+def _contacts_under(segments: Sequence[TextLine], position: int, blocked: set[int]) -> bool:
+    return any(labels.CONTACT.search(segment.text) for segment in _column_below(segments, position)) \
+        and position not in blocked
+
+
+def _heads_block(segments: Sequence[TextLine], position: int) -> bool:
+    """Nothing is printed right above the segment in its column: it is the first line of a block."""
+    segment = segments[position]
+    return not any(other.index < segment.index and _overlap(other, segment.x0, segment.x1) > 0
+                   and segment.top - other.bottom <= _BLOCK_GAP * segment.height for other in segments[:position])
 
 
 def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:

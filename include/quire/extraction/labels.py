@@ -149,6 +149,9 @@ CUSTOMER_BLOCK = _any(
     r"\bdelivery\s*address\b", r"\blieferanschrift\b", r"\bversandadresse\b", r"\blieferung\s*an\b",
     r"\badresse\s*de\s*livraison\b", r"\blieu\s*de\s*livraison\b", r"\bleveradres\b", r"\bbezorgadres\b",
 )
+#: the customer's reference among the document's details ("Customer ID: K4656"): a field, not a block
+CUSTOMER_REFERENCE = _any(r"\b(?:customer|client)\s*(?:id|no|nr|n[°o]|num(?:ber|éro|ero)?|#|ref(?:erence)?|code|account)\b\.?",
+                          r"\bn[°o]\s*(?:de\s*)?client\b", r"\bcode\s*client\b")
 #: the block that names the issuer of the document, where a layout prints one
 #: (a word that goes with the label, "Supplier details", "Émetteur de la facture", is part of it)
 _OF_THE_INVOICE = r"(?:\s+(?:details|information|info|de\s+la\s+facture|der\s+rechnung|van\s+de\s+factuur))?"

@@ -4,8 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from quire.extraction.fields import extract_fields
-from quire.model import Classification, ParsedDocument
+from quire.extraction.fields import _customer_block, extract_fields
+from quire.extraction.layout import TextLine
+from quire.model import Classification, ParsedDocument, Word
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None)
@@ -334,3 +335,32 @@ def test_a_company_in_the_delivery_block_beside_the_vendor_is_no_part_of_its_nam
     segments = [s for line in build_context(make_document(text)).lines for s in split_segments(line)]
     assert _widen_name(segments, 1, set()).text == "Koch Elektrotechnik KG Weber Software"
     assert _widen_name(segments, 1, {0}).text == "Weber Software"
+
+
+def test_the_block_with_the_contact_details_is_the_issuers_when_neither_is_labelled(make_document):
+    # the customer first, without a label; the issuer's block under the details carries phone and VAT id
+    text = ("INVOICE\n"
+            "\n"
+            "Catering Murphy Corp.                   Invoice #: 2024-68147\n"
+            "29 Maple Lane                           Customer ID: K46561\n"
+            "San Francisco, CA 94103                 PO Ref.: ORD-881729\n"
+            "\n"
+            "\n"
+            "                                        Miller Co. Ltd\n"
+            "                                        5 Park Street\n"
+            "                                        Seattle, WA 98101\n"
+            "                                        Tel. +1 23 6662165\n"
+            "                                        VAT Reg. No. 00-1689746\n")
+    assert _vendor(make_document, text) == ("Miller Co. Ltd", "5 Park Street, Seattle, WA 98101")
+    # a block without contact details under the chosen name keeps it
+    no_contacts = "\n".join(line for line in text.splitlines() if "Tel." not in line and "VAT" not in line)
+    assert _vendor(make_document, no_contacts)[0] == "Catering Murphy Corp."
+
+
+def test_the_customers_reference_among_the_details_heads_no_customer_block(make_document):
+    text = ("Bauer & Kaiser GmbH               Rechnungsnr.: 4711\n"
+            "Hafenweg 12                       Customer ID: K46561\n"
+            "20095 Hamburg\n")
+    assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12, 20095 Hamburg")
+    segments = [TextLine(1, 0, (Word("Customer", 0, 0, 48, 10), Word("ID:", 54, 0, 72, 10)))]
+    assert _customer_block(segments) == set()
