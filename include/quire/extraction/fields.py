@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor5"
+EXTRACTOR_VERSION = "generic-12+vendor6"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -808,12 +808,14 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
         name_position = _mark_above(head, candidates, name_position)
+        name_position = _display_line_above(head, candidates, name_position)
         if vendor_block is None:
             name_position = _block_with_contacts(first_page, head, candidates, name_position, blocked)
     # the address under "Issued by: ACME Ltd" starts under the label, left of the name
     column_left = label_left if labelled is not None and name_position == vendor_block else None
     first_page[name_position] = _widen_name(first_page, name_position, blocked)
-    name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
+    name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
+                                                   or _display_continuation(first_page, name_position, blocked))]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
@@ -908,6 +910,44 @@ def _heads_block(segments: Sequence[TextLine], position: int) -> bool:
     segment = segments[position]
     return not any(other.index < segment.index and _overlap(other, segment.x0, segment.x1) > 0
                    and segment.top - other.bottom <= _BLOCK_GAP * segment.height for other in segments[:position])
+
+
+#: a word mark's type: this many times the page's common type size
+_DISPLAY_TYPE = 1.6
+
+
+def _display_pair(upper: TextLine, lower: TextLine, body_height: float) -> bool:
+    """Two lines of one word mark: both in display type of about one size, left-aligned, one right under
+    the other ("Hoffmann" / "Elektrotechnik e.G." set large at the top of the page)."""
+    small, large = sorted((upper.height, lower.height))
+    return (small >= _DISPLAY_TYPE * body_height and small >= 0.7 * large and lower.index > upper.index
+            and abs(upper.x0 - lower.x0) <= 2 * lower.char_width() and lower.top - upper.bottom <= 0.6 * small)
+
+
+def _body_height(segments: Sequence[TextLine]) -> float:
+    heights = sorted(segment.height for segment in segments)
+    return heights[len(heights) // 2]
+
+
+def _display_line_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
+    """A name in display type with the line above it in the same type: the word mark starts there."""
+    body = _body_height(head)
+    above = [p for p in candidates if p < position and _display_pair(head[p], head[position], body)]
+    return above[-1] if above else position
+
+
+def _display_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
+    """The second line of a word mark broken over two lines of display type ("Ingénierie" / "Emma Dubois")."""
+    name, body = segments[name_position], _body_height(segments)
+    for position in range(name_position + 1, len(segments)):
+        segment = segments[position]
+        if segment.index == name.index:
+            continue
+        if segment.index > name.index + 1:
+            return []
+        if position not in blocked and _is_name_like(segment) and _display_pair(name, segment, body):
+            return [segment]
+    return []
 
 
 def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:

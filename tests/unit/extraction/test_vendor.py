@@ -6,7 +6,7 @@ import pytest
 
 from quire.extraction.fields import _customer_block, extract_fields
 from quire.extraction.layout import TextLine
-from quire.model import Classification, ParsedDocument, Word
+from quire.model import Classification, PageText, ParsedDocument, TextMethod, Word
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None)
@@ -364,3 +364,32 @@ def test_the_customers_reference_among_the_details_heads_no_customer_block(make_
     assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12, 20095 Hamburg")
     segments = [TextLine(1, 0, (Word("Customer", 0, 0, 48, 10), Word("ID:", 54, 0, 72, 10)))]
     assert _customer_block(segments) == set()
+
+
+def _page(rows: list[tuple[float, float, str]]) -> ParsedDocument:
+    """A page of rows (top, type height, text), each word as wide as its characters at that height."""
+    words = []
+    for top, height, text in rows:
+        x = 50.0
+        for word in text.split():
+            width = 0.55 * height * len(word)
+            words.append(Word(word, x, top, x + width, top + height, None))
+            x += width + 0.3 * height
+    return ParsedDocument((PageText(1, 612.0, 792.0, "\n".join(r[2] for r in rows), tuple(words),
+                                    TextMethod.TEXT_LAYER, "test", 1.0),))
+
+
+@pytest.mark.parametrize("first, second", [("Ingénierie", "Emma Dubois"), ("Hoffmann", "Elektrotechnik e.G."),
+                                           ("Visser Techniek", "Holding B.V.")])
+def test_a_word_mark_broken_over_two_lines_of_display_type_is_read_whole(first: str, second: str):
+    document = _page([(36, 22, first), (59, 22, second), (90, 8, "66 boulevard de la Paix"), (101, 8, "75002 Paris"),
+                      (140, 8, "Bill to"), (151, 8, "Huber AG"), (162, 8, "Ringstraße 4"), (173, 8, "80331 München")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert (fields["vendor_name"].value, fields["vendor_address"].value) == (
+        f"{first} {second}", "66 boulevard de la Paix, 75002 Paris")
+
+
+def test_a_name_in_body_type_does_not_take_the_line_under_it():
+    document = _page([(36, 9, "Ingénierie Dubois"), (47, 9, "Emma Dubois"), (58, 9, "75002 Paris")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "Ingénierie Dubois"
