@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor6"
+EXTRACTOR_VERSION = "generic-12+vendor7"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -814,6 +814,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     # the address under "Issued by: ACME Ltd" starts under the label, left of the name
     column_left = label_left if labelled is not None and name_position == vendor_block else None
     first_page[name_position] = _widen_name(first_page, name_position, blocked)
+    name_position = _full_name_below(first_page, name_position, blocked)
     name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
                                                    or _display_continuation(first_page, name_position, blocked))]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
@@ -934,6 +935,23 @@ def _display_line_above(head: Sequence[TextLine], candidates: Sequence[int], pos
     body = _body_height(head)
     above = [p for p in candidates if p < position and _display_pair(head[p], head[position], body)]
     return above[-1] if above else position
+
+
+def _full_name_below(segments: Sequence[TextLine], position: int, blocked: set[int]) -> int:
+    """A brand set large over the company's full name in small type ("WAGNER" / "Wagner
+    Gebäudereinigung"): the line right under it, holding all the brand's words and more, names it."""
+    brand = segments[position]
+    brand_words = brand.text.casefold().split()
+    for below, segment in enumerate(segments[position + 1:], start=position + 1):
+        if segment.index == brand.index or _overlap(segment, brand.x0, brand.x1) <= 0:
+            continue
+        words = segment.text.casefold().split()
+        fuller = len(words) > len(brand_words) and all(word in words for word in brand_words)
+        if (segment.index == brand.index + 1 and below not in blocked and fuller and _is_name_like(segment)
+                and segment.height <= 0.8 * brand.height and segment.top - brand.bottom <= brand.height):
+            return below
+        return position
+    return position
 
 
 def _display_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:

@@ -393,3 +393,15 @@ def test_a_name_in_body_type_does_not_take_the_line_under_it():
     document = _page([(36, 9, "Ingénierie Dubois"), (47, 9, "Emma Dubois"), (58, 9, "75002 Paris")])
     fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert fields["vendor_name"].value == "Ingénierie Dubois"
+
+
+def test_a_brand_set_large_over_the_full_name_takes_the_full_name():
+    document = _page([(35, 30, "WAGNER"), (72, 9, "Wagner Gebäudereinigung"), (83, 9, "Hauptallee 98"),
+                      (94, 9, "3011 Bern")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert (fields["vendor_name"].value, fields["vendor_address"].value) == (
+        "Wagner Gebäudereinigung", "Hauptallee 98, 3011 Bern")
+    # a line under the name that does not repeat it is its address, not its name
+    document = _page([(35, 30, "WAGNER"), (72, 9, "Hauptallee 98"), (83, 9, "3011 Bern")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "WAGNER"
