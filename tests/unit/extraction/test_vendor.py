@@ -4,8 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from quire.extraction.fields import extract_fields
-from quire.model import Classification, ParsedDocument
+from quire.extraction.fields import _customer_block, extract_fields
+from quire.extraction.layout import TextLine
+from quire.model import Classification, PageText, ParsedDocument, TextMethod, Word
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None)
@@ -233,3 +234,174 @@ def test_a_receipt_keeps_the_short_words_ocr_read_unsurely(make_document):
     # thermal print: "TA" and "K" of the shop's name read at low confidence are its text, not dust
     text = "BOOK TA K (TAMAN DAYA) SDN BHD\nNO.5 JALAN KENARI\nTotal 9.00\n"
     assert _vendor(make_document, text, "receipt", unsure=("TA", "K"))[0] == "BOOK TA K (TAMAN DAYA) SDN BHD"
+
+
+@pytest.mark.parametrize("label", ["Issued by:", "Billed by", "Rechnungssteller:", "Émis par :", "Facturé par",
+                                   "Uitgegeven door:", "Émetteur de la facture :", "Supplier details:"])
+def test_the_name_after_an_issuer_label_on_its_line(make_document, label: str):
+    text = (f"{label} Bauer & Kaiser GmbH                 INVOICE\n"
+            "Hafenweg 12                                 Bill to\n"
+            "20095 Hamburg                               Huber Elektro AG\n")
+    assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12, 20095 Hamburg")
+
+
+@pytest.mark.parametrize("label", ["Aussteller", "Gefactureerd door", "Supplier details", "Émetteur de la facture"])
+def test_an_issuer_label_on_a_line_of_its_own_names_the_block_under_it(make_document, label: str):
+    text = ("INVOICE\n"
+            "\n"
+            f"Bill to                            {label}\n"
+            "Huber Elektro AG                   Jansen Schoonmaak\n"
+            "Ringstraße 4                       Molenweg 19\n"
+            "80331 München                      2000 Antwerpen\n")
+    assert _vendor(make_document, text) == ("Jansen Schoonmaak", "Molenweg 19, 2000 Antwerpen")
+
+
+def test_a_delivery_address_naming_another_company_is_not_the_vendor(make_document):
+    text = ("RECHNUNG\n"
+            "\n"
+            "Rechnung an           Lieferanschrift           Weber Softwareentwicklung e.G.\n"
+            "Huber Elektro AG      Koch Elektrotechnik KG    Goetheweg 92\n"
+            "Ringstraße 4          Lagerstraße 9             1010 Wien\n")
+    assert _vendor(make_document, text)[0] == "Weber Softwareentwicklung e.G."
+
+
+@pytest.mark.parametrize("title", ["Credit Memo", "BESTELLUNG", "Bon de commande", "Rechnungskorrektur"])
+def test_a_document_title_is_never_the_vendor(make_document, title: str):
+    text = (f"{title}\n"
+            "Invoice No.: 4711\n"
+            "\n"
+            "\n"
+            "\n"
+            "Smith Electrical L.L.C. · 12 Mill Road · Leeds\n")
+    assert _vendor(make_document, text)[0] != title
+
+
+def test_a_sender_strip_names_the_vendor_in_its_first_field(make_document):
+    text = ("Krüger Medienservice GmbH | Lindenallee 29 | 3011 Bern | Steuernummer CHE-407.003.992\n"
+            "\n"
+            "RECHNUNG\n"
+            "Kunde                                  Rechnungsnummer: R2024\n"
+            "Zimmermann & Schmidt GmbH\n"
+            "Kirchweg 199\n")
+    assert _vendor(make_document, text) == ("Krüger Medienservice GmbH", "Lindenallee 29, 3011 Bern")
+
+
+def test_a_return_address_line_over_the_window_names_the_vendor(make_document):
+    text = ("INVOICE\n"
+            "\n"
+            "Smith Logistics LLP · 70 Victoria Avenue · Denver, CO 80202\n"
+            "Reed Inc.\n"
+            "29 Station Road\n")
+    assert _vendor(make_document, text) == ("Smith Logistics LLP", "70 Victoria Avenue, Denver, CO 80202")
+
+
+def test_an_address_line_with_separators_stays_whole(make_document):
+    # its first field carries a house number: no name, and the address keeps all of it
+    text = ("Bauer & Kaiser GmbH                 INVOICE\n"
+            "Hafenweg 12 · 20095 Hamburg\n")
+    assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12 · 20095 Hamburg")
+
+
+@pytest.mark.parametrize("phrase", ["Please make cheques payable to", "Kontoinhaber:", "Titulaire du compte :",
+                                    "Ten name van"])
+def test_a_vendor_named_only_as_the_payee_of_the_bank_details(make_document, phrase: str):
+    # no legal form: the payee label alone says whose name it is
+    text = ("INVOICE                                 Bill to\n"
+            "Invoice No.: 4711                       Huber Elektro AG\n"
+            "\n"
+            "\n"
+            "\n"
+            f"{phrase} Murphy Facilities\n"
+            "12 Mill Road, Leeds LS1 4AB\n"
+            "IBAN GB29 NWBK 6016 1331 9268 19\n")
+    assert _vendor(make_document, text) == ("Murphy Facilities", "12 Mill Road, Leeds LS1 4AB")
+
+
+def test_a_tagline_beside_a_name_its_legal_form_ends_is_no_part_of_it(make_document):
+    text = ("SOFTWARE MILLER INC.    Quality you can rely on\n"
+            "12 Mill Road · Leeds LS1 4AB\n")
+    assert _vendor(make_document, text)[0] == "SOFTWARE MILLER INC."
+    # the rest of a legal form, or a note on it, still is
+    assert _vendor(make_document, "Becker Beratung GmbH   & Co. KG\nHafenweg 12\n")[0] == "Becker Beratung GmbH & Co. KG"
+    assert _vendor(make_document, "Schäfer UG   (haftungsbeschränkt)\nHafenweg 12\n")[0] == \
+        "Schäfer UG (haftungsbeschränkt)"
+
+
+def test_a_company_in_the_delivery_block_beside_the_vendor_is_no_part_of_its_name(make_document):
+    from quire.extraction.fields import _widen_name
+    from quire.extraction.layout import build_context, split_segments
+
+    text = "Koch Elektrotechnik KG   Weber Software\n"
+    segments = [s for line in build_context(make_document(text)).lines for s in split_segments(line)]
+    assert _widen_name(segments, 1, set()).text == "Koch Elektrotechnik KG Weber Software"
+    assert _widen_name(segments, 1, {0}).text == "Weber Software"
+
+
+def test_the_block_with_the_contact_details_is_the_issuers_when_neither_is_labelled(make_document):
+    # the customer first, without a label; the issuer's block under the details carries phone and VAT id
+    text = ("INVOICE\n"
+            "\n"
+            "Catering Murphy Corp.                   Invoice #: 2024-68147\n"
+            "29 Maple Lane                           Customer ID: K46561\n"
+            "San Francisco, CA 94103                 PO Ref.: ORD-881729\n"
+            "\n"
+            "\n"
+            "                                        Miller Co. Ltd\n"
+            "                                        5 Park Street\n"
+            "                                        Seattle, WA 98101\n"
+            "                                        Tel. +1 23 6662165\n"
+            "                                        VAT Reg. No. 00-1689746\n")
+    assert _vendor(make_document, text) == ("Miller Co. Ltd", "5 Park Street, Seattle, WA 98101")
+    # a block without contact details under the chosen name keeps it
+    no_contacts = "\n".join(line for line in text.splitlines() if "Tel." not in line and "VAT" not in line)
+    assert _vendor(make_document, no_contacts)[0] == "Catering Murphy Corp."
+
+
+def test_the_customers_reference_among_the_details_heads_no_customer_block(make_document):
+    text = ("Bauer & Kaiser GmbH               Rechnungsnr.: 4711\n"
+            "Hafenweg 12                       Customer ID: K46561\n"
+            "20095 Hamburg\n")
+    assert _vendor(make_document, text) == ("Bauer & Kaiser GmbH", "Hafenweg 12, 20095 Hamburg")
+    segments = [TextLine(1, 0, (Word("Customer", 0, 0, 48, 10), Word("ID:", 54, 0, 72, 10)))]
+    assert _customer_block(segments) == set()
+
+
+def _page(rows: list[tuple[float, float, str]]) -> ParsedDocument:
+    """A page of rows (top, type height, text), each word as wide as its characters at that height."""
+    words = []
+    for top, height, text in rows:
+        x = 50.0
+        for word in text.split():
+            width = 0.55 * height * len(word)
+            words.append(Word(word, x, top, x + width, top + height, None))
+            x += width + 0.3 * height
+    return ParsedDocument((PageText(1, 612.0, 792.0, "\n".join(r[2] for r in rows), tuple(words),
+                                    TextMethod.TEXT_LAYER, "test", 1.0),))
+
+
+@pytest.mark.parametrize("first, second", [("Ingénierie", "Emma Dubois"), ("Hoffmann", "Elektrotechnik e.G."),
+                                           ("Visser Techniek", "Holding B.V.")])
+def test_a_word_mark_broken_over_two_lines_of_display_type_is_read_whole(first: str, second: str):
+    document = _page([(36, 22, first), (59, 22, second), (90, 8, "66 boulevard de la Paix"), (101, 8, "75002 Paris"),
+                      (140, 8, "Bill to"), (151, 8, "Huber AG"), (162, 8, "Ringstraße 4"), (173, 8, "80331 München")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert (fields["vendor_name"].value, fields["vendor_address"].value) == (
+        f"{first} {second}", "66 boulevard de la Paix, 75002 Paris")
+
+
+def test_a_name_in_body_type_does_not_take_the_line_under_it():
+    document = _page([(36, 9, "Ingénierie Dubois"), (47, 9, "Emma Dubois"), (58, 9, "75002 Paris")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "Ingénierie Dubois"
+
+
+def test_a_brand_set_large_over_the_full_name_takes_the_full_name():
+    document = _page([(35, 30, "WAGNER"), (72, 9, "Wagner Gebäudereinigung"), (83, 9, "Hauptallee 98"),
+                      (94, 9, "3011 Bern")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert (fields["vendor_name"].value, fields["vendor_address"].value) == (
+        "Wagner Gebäudereinigung", "Hauptallee 98, 3011 Bern")
+    # a line under the name that does not repeat it is its address, not its name
+    document = _page([(35, 30, "WAGNER"), (72, 9, "Hauptallee 98"), (83, 9, "3011 Bern")])
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "WAGNER"
