@@ -139,7 +139,7 @@ def test_only_narrow_column_pages_are_read_again() -> None:
     _Sheet.calls = 0
     assert engine.recognize(wide, DPI) == result and _Sheet.calls == 0
     assert engine.recognize(narrow, DPI) == result and _Sheet.calls == 1
-    assert engine.settings_key.startswith("page;line_reread=v2:")
+    assert engine.settings_key.startswith("page;line_reread=v3:")
 
 
 @pytest.mark.parametrize(("first", "second", "third", "kept"), [
@@ -160,6 +160,9 @@ def test_only_narrow_column_pages_are_read_again() -> None:
     # agreeing numbers do not excuse a lost label or another currency
     ("CHANGE 1.00", "CHANGA 7.00", "CHANGE 7.00", "CHANGE 1.00"),
     ("TOTAL RM 5.00", "TOTAL $ 6.00", "TOTAL RM 6.00", "TOTAL RM 5.00"),
+    ("JUICE M7. 5", "JUICE $7.50", "JUICE RM7.50", "JUICE M7. 5"),
+    # a currency the first reading lost comes back where the third reading prints it too
+    ("JUICE M7. 5", "JUICE RM7.50", "JUICE RM7.50", "JUICE RM7.50"),
 ])
 def test_confirmed_reading(first, second, third, kept) -> None:
     def words(text, confidence):
