@@ -139,7 +139,7 @@ def test_only_narrow_column_pages_are_read_again() -> None:
     _Sheet.calls = 0
     assert engine.recognize(wide, DPI) == result and _Sheet.calls == 0
     assert engine.recognize(narrow, DPI) == result and _Sheet.calls == 1
-    assert engine.settings_key.startswith("page;line_reread=v3:")
+    assert engine.settings_key.startswith("page;line_reread=v4:")
 
 
 @pytest.mark.parametrize(("first", "second", "third", "kept"), [
@@ -149,6 +149,10 @@ def test_only_narrow_column_pages_are_read_again() -> None:
      "Date: 10/03/2018 5:41:06"),
     # an amount the page reading lost, which both re-reads find
     ("TOTAL RM", "TOTAL RM 16.50", "TOTAL RM 16.50", "TOTAL RM 16.50"),
+    # as many numbers in each reading: every number of the re-read printed by one of the others at its place
+    ("Date: 10/03/2018 5:41:08", "Date: 10/03/2018 5:41:06", "Date: 10/03/2078 5:41:06",
+     "Date: 10/03/2018 5:41:06"),
+    ("Time: 20:19:00 C3", "Time: 20:18:00 C3", "Time: 20:19:06 C3", "Time: 20:19:00 C3"),
     # the third reading sides with the first, or with neither: the first
     ("Total : 91.00", "Total : 9.00", "Total : 91.00", "Total : 91.00"),
     ("CASH 99.00", "CASH 05.00", "CASH 95.00", "CASH 99.00"),
