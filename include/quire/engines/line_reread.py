@@ -28,7 +28,8 @@ for "RM7.50") where the third prints it too. On the 18 receipts of the SROIE tun
 truth's boxes with an amount, date or time whose numbers are read exactly went from 186 to 196 of
 271 (region CER 7.13 -> 6.85 %), for about 0.45 s more tesseract a page (8 s over the 18).
 
-Only pages of one narrow column (receipts, see ``COLUMN_ASPECT_RATIO``) are read again:
+Only pages of one narrow column (receipts, see ``COLUMN_ASPECT_RATIO``, or text no wider than a till
+roll's, ``RECEIPT_COLUMNS``) are read again:
 full-page invoices have table columns that a line cut-out would run together, and they are
 read well at the page scale.
 """
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import logging
 import re
+import statistics
 import tempfile
 from dataclasses import dataclass
 from datetime import date
@@ -61,6 +63,12 @@ LINE_HEIGHT = 40
 #: the height the disputed lines are enlarged to for the third reading: another scale than the first
 #: two readings, whose misreadings it should not share
 CONFIRMING_LINE_HEIGHT = 60
+#: a page whose text is at most this many characters wide is a till roll, however it was photographed:
+#: thermal printers print 32-48 characters a line on 80 mm paper. SROIE 448 and 580 measure 45 and 43
+#: (photos wider than their receipt: ink aspect ratio 1.57 and 1.66); of the 464 pages of the 400
+#: generated scanned documents (dev and tune), the 5 under 50 with an aspect ratio under 1.75 are all
+#: receipt rolls (42-43), and the narrowest invoice page measures 51
+RECEIPT_COLUMNS = 48
 #: tesseract's mode for the sheet: one column of lines of varying size (psm 6 merges the stacked lines)
 SHEET_SEGMENTATION = 4
 #: the cut-out reaches this share of the line height above and below the word boxes (accents, descenders)
@@ -74,7 +82,7 @@ _SHEET_DPI = 300
 #: tesseract refuses images over 32767 pixels a side; a receipt line enlarged is far narrower
 _MAX_SHEET_WIDTH = 6000
 #: part of the settings key: bump when the cut-out, the sheet or the choice of readings changes
-_VERSION = 4
+_VERSION = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +129,8 @@ class LineRereadEngine:
         self.cache_dir = cache_dir
         self.name = inner.name
         self.settings_key = (f"{inner.settings_key};line_reread=v{_VERSION}:h{LINE_HEIGHT}"
-                             f":confirm-h{CONFIRMING_LINE_HEIGHT}"
-                             f"@{COLUMN_ASPECT_RATIO:g}:[{SheetReader(reader).settings_key}]")
+                             f":confirm-h{CONFIRMING_LINE_HEIGHT}@{COLUMN_ASPECT_RATIO:g}"
+                             f"|{RECEIPT_COLUMNS}cols:[{SheetReader(reader).settings_key}]")
 
     @property
     def version(self) -> str:
@@ -135,7 +143,7 @@ class LineRereadEngine:
         grey = image if image.mode == "L" else ImageOps.grayscale(image)
         if first.rotation:
             grey = grey.transpose(_UPRIGHT_TRANSPOSE[first.rotation])
-        if ink_aspect_ratio(grey) < COLUMN_ASPECT_RATIO:
+        if ink_aspect_ratio(grey) < COLUMN_ASPECT_RATIO and not 0 < print_columns(first) <= RECEIPT_COLUMNS:
             return first
         lines = page_lines(first)
         sheet, strips = build_sheet(grey, dpi, lines)
@@ -178,6 +186,19 @@ class LineRereadEngine:
         from quire.engines.ocr_cache import CachedOcrEngine
 
         return CachedOcrEngine(reader, self.cache_dir)
+
+
+def print_columns(result: OcrResult) -> float:
+    """How many characters wide the page's text is: the extent of its words (without the outer 2 % at
+    each side: specks, the edge of the table a receipt lies on) over the median character width of its
+    words of 3+ letters and digits; 0 with fewer than 5 such words."""
+    sized = [w for w in result.words if len(w.text) >= 3 and w.text.isalnum()]
+    if len(sized) < 5:
+        return 0.0
+    character = statistics.median((w.x1 - w.x0) / len(w.text) for w in sized)
+    lefts, rights = sorted(w.x0 for w in result.words), sorted(w.x1 for w in result.words)
+    trim = len(lefts) // 50
+    return (rights[-1 - trim] - lefts[trim]) / character if character > 0 else 0.0
 
 
 def page_lines(result: OcrResult) -> list[list[Word]]:

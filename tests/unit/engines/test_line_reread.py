@@ -15,8 +15,10 @@ from quire.engines.line_reread import (
     choose_reading,
     confirmed_reading,
     is_disputed,
+    RECEIPT_COLUMNS,
     map_back,
     page_lines,
+    print_columns,
     result_from_lines,
 )
 from quire.engines.ocr import OcrResult, TesseractEngine
@@ -139,7 +141,7 @@ def test_only_narrow_column_pages_are_read_again() -> None:
     _Sheet.calls = 0
     assert engine.recognize(wide, DPI) == result and _Sheet.calls == 0
     assert engine.recognize(narrow, DPI) == result and _Sheet.calls == 1
-    assert engine.settings_key.startswith("page;line_reread=v4:")
+    assert engine.settings_key.startswith("page;line_reread=v5:")
 
 
 @pytest.mark.parametrize(("first", "second", "third", "kept"), [
@@ -222,3 +224,28 @@ def test_disputed_lines_are_read_a_third_time(readings, expected, calls) -> None
     engine = LineRereadEngine(_Fixed(OcrResult("TOTAL 91.00", words, 0.9)), _Scripted())
     result = engine.recognize(narrow, DPI)
     assert result.text == expected and _Scripted.calls == calls
+
+
+def _text_of_width(characters: int) -> OcrResult:
+    """Lines of 4-letter words, 5 points a character, spanning ``characters`` characters."""
+    lefts = [*range(0, 5 * characters - 20, 25), 5 * characters - 20]
+    words = tuple(Word("ABCD", x, top, x + 20, top + 8, 0.9) for top in range(0, 100, 10) for x in lefts)
+    return OcrResult(" ".join(w.text for w in words), words, 0.9)
+
+
+def test_print_columns_count_the_characters_a_line_of_the_page_holds() -> None:
+    assert print_columns(_text_of_width(42)) == pytest.approx(42)  # a till roll
+    assert print_columns(_text_of_width(95)) == pytest.approx(95)  # an A4 invoice
+    assert print_columns(OcrResult("7", (Word("7", 0, 0, 5, 8, 0.9),), 0.9)) == 0
+
+
+def test_a_till_roll_photographed_wider_than_it_is_is_read_again() -> None:
+    roll = _text_of_width(40)
+    assert print_columns(roll) <= RECEIPT_COLUMNS
+    wide = Image.new("L", (400, 200), 255)
+    ImageDraw.Draw(wide).rectangle((5, 5, wide.width - 5, wide.height - 5), outline=0, width=3)
+    _Sheet.calls = 0
+    LineRereadEngine(_Fixed(roll), _Sheet()).recognize(wide, DPI)
+    assert _Sheet.calls == 1
+    LineRereadEngine(_Fixed(_text_of_width(95)), _Sheet()).recognize(wide, DPI)
+    assert _Sheet.calls == 1
