@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-12+vendor7"
+EXTRACTOR_VERSION = "generic-13"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -496,6 +496,7 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     total, cash tendered less change. When the chosen total agrees with none of them, even within
     rounding, but an amount one character from it is what two of the others say, all of them
     misread a different digit ("Total 91.00", "Rounded Total 9.60" and the item's "9.00" for 9.00).
+    Failing that, cash tendered less change is taken where another statement prints it exactly.
     A total that any other reading corroborates is kept.
     """
     value = Decimal(total.value)
@@ -506,9 +507,9 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     if value in readings:
         readings.remove(value)  # the chosen total's own line
     # net + tax = total within rounding ("Total Sales 33.00", "GST 1.98", "Rounding 0.02", "TOTAL 35.00")
-    sums = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
+    with_tax = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
     paid = _tendered_less_change(context, first_amount)
-    sums += [paid] if paid is not None else []
+    sums = with_tax + ([paid] if paid is not None else [])
     printed = {n.value for line in context.lines[:first_amount] for n in _money(line, context)}
     if value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + sums):
         return total
@@ -519,9 +520,13 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
 
     agreed = {v for v in {*statements, *printed} if v != value and _one_edit(v, value)
               and any(s == v or _one_edit(s, v) for s in statements) and support(v) >= 2}
-    if len(agreed) != 1:
-        return total
-    return FieldValue(format_amount(agreed.pop()), min(total.confidence, _MISREAD))
+    if len(agreed) == 1:
+        return FieldValue(format_amount(agreed.pop()), min(total.confidence, _MISREAD))
+    # misread beyond one character ("TOTAL 23.70" for 28.90): what was paid, where another statement of the
+    # total prints the same amount ("SUB-TOTAL 27.27" + "GST 1.63", "CASH 30.00" less "CHANGE 1.10")
+    if paid is not None and paid > 0 and paid in readings + with_tax:
+        return FieldValue(format_amount(paid), min(total.confidence, _MISREAD))
+    return total
 
 
 def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decimal | None:

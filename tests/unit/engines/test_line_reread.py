@@ -10,10 +10,15 @@ from PIL import Image, ImageDraw
 from quire.engines.line_reread import (
     LINE_HEIGHT,
     LineRereadEngine,
+    CONFIRMING_LINE_HEIGHT,
     build_sheet,
     choose_reading,
+    confirmed_reading,
+    is_disputed,
+    RECEIPT_COLUMNS,
     map_back,
     page_lines,
+    print_columns,
     result_from_lines,
 )
 from quire.engines.ocr import OcrResult, TesseractEngine
@@ -136,4 +141,111 @@ def test_only_narrow_column_pages_are_read_again() -> None:
     _Sheet.calls = 0
     assert engine.recognize(wide, DPI) == result and _Sheet.calls == 0
     assert engine.recognize(narrow, DPI) == result and _Sheet.calls == 1
-    assert engine.settings_key.startswith("page;line_reread=v1:")
+    assert engine.settings_key.startswith("page;line_reread=v5:")
+
+
+@pytest.mark.parametrize(("first", "second", "third", "kept"), [
+    # two readings of other pixels print the same amount: theirs, however sure the page reading was
+    ("Total : 91.00", "Total : 9.00", "Total : 9.00", "Total : 9.00"),
+    ("Date: 10/03/2018 5:41:08", "Date: 10/03/2018 5:41:06", "Date: 10/03/2018 5:41:06",
+     "Date: 10/03/2018 5:41:06"),
+    # an amount the page reading lost, which both re-reads find
+    ("TOTAL RM", "TOTAL RM 16.50", "TOTAL RM 16.50", "TOTAL RM 16.50"),
+    # as many numbers in each reading: every number of the re-read printed by one of the others at its place
+    ("Date: 10/03/2018 5:41:08", "Date: 10/03/2018 5:41:06", "Date: 10/03/2078 5:41:06",
+     "Date: 10/03/2018 5:41:06"),
+    ("Time: 20:19:00 C3", "Time: 20:18:00 C3", "Time: 20:19:06 C3", "Time: 20:19:00 C3"),
+    # the third reading sides with the first, or with neither: the first
+    ("Total : 91.00", "Total : 9.00", "Total : 91.00", "Total : 91.00"),
+    ("CASH 99.00", "CASH 05.00", "CASH 95.00", "CASH 99.00"),
+    # the re-read lost the numbers; the third reading has none to agree with
+    ("CASH 9.00", "CASH", "CASH", "CASH 9.00"),
+    # a postcode or phone number: no field is read from it, and the letters around it stay the page's
+    ("PERMAS JAYA 381750 MASAI", "PERMAS JAYA 81750 MASAL", "PERMAS JAYA 81750 MASAI",
+     "PERMAS JAYA 381750 MASAI"),
+    # agreeing numbers do not excuse a lost label or another currency
+    ("CHANGE 1.00", "CHANGA 7.00", "CHANGE 7.00", "CHANGE 1.00"),
+    ("TOTAL RM 5.00", "TOTAL $ 6.00", "TOTAL RM 6.00", "TOTAL RM 5.00"),
+    ("JUICE M7. 5", "JUICE $7.50", "JUICE RM7.50", "JUICE M7. 5"),
+    # a currency the first reading lost comes back where the third reading prints it too
+    ("JUICE M7. 5", "JUICE RM7.50", "JUICE RM7.50", "JUICE RM7.50"),
+])
+def test_confirmed_reading(first, second, third, kept) -> None:
+    def words(text, confidence):
+        return [Word(token, 12 * i, 0, 12 * i + 10, 8, confidence) for i, token in enumerate(text.split())]
+
+    chosen = confirmed_reading(words(first, 0.95), words(second, 0.6), words(third, 0.6))
+    assert " ".join(w.text for w in chosen) == kept
+
+
+def test_a_line_is_disputed_where_its_readings_print_other_numbers() -> None:
+    assert is_disputed(_line(("TOTAL", 0), ("91.00", 12)), _line(("TOTAL", 0), ("9.00", 12)))
+    assert is_disputed(_line(("TOTAL", 0), ("9.00", 12)), _line(("TOTAL", 0)))
+    assert not is_disputed(_line(("TOTAL", 0), ("9.00", 12)), _line(("TOTAI", 0), ("9.00", 12)))
+    assert not is_disputed(_line(("TOTAL", 0), ("9.00", 12)), [])
+
+
+def test_the_third_sheet_holds_the_disputed_lines_alone_larger() -> None:
+    page = Image.new("L", (400, 200), 255)
+    lines = [_line(("AB", 20), ("12", 60), top=20), _line(("CD", 20), top=60)]
+    for line in lines:
+        for w in line:
+            ImageDraw.Draw(page).rectangle((w.x0 * 2, w.top * 2, w.x1 * 2, w.bottom * 2), fill=0)
+    sheet, strips = build_sheet(page, DPI, lines, line_height=CONFIRMING_LINE_HEIGHT, only={1})
+    assert [s.line for s in strips] == [1]
+    assert strips[0].scale == pytest.approx(CONFIRMING_LINE_HEIGHT / 16)
+
+
+class _Scripted(TesseractEngine):
+    """Reads each sheet as the next of ``readings``: one line of words across the middle of the sheet."""
+
+    readings: list[str] = []
+    calls = 0
+
+    def read_as_is(self, image: Image.Image, dpi: float, path: Path, psm: int) -> OcrResult:
+        text = _Scripted.readings[_Scripted.calls]
+        _Scripted.calls += 1
+        middle = image.height / 2 * 72 / dpi
+        words = tuple(Word(token, 10 + 20 * i, middle - 2, 25 + 20 * i, middle + 2, 0.6)
+                      for i, token in enumerate(text.split()))
+        return OcrResult(text, words, 0.6)
+
+
+@pytest.mark.parametrize(("readings", "expected", "calls"), [
+    (["TOTAL 9.00", "TOTAL 9.00"], "TOTAL 9.00", 2),  # disputed; the third reading sides with the re-read
+    (["TOTAL 9.00", "TOTAL 91.00"], "TOTAL 91.00", 2),  # disputed; the third sides with the page
+    (["TOTAI 91.00"], "TOTAL 91.00", 1),  # the same numbers: no dispute, no third reading
+])
+def test_disputed_lines_are_read_a_third_time(readings, expected, calls) -> None:
+    words = tuple(_line(("TOTAL", 10), ("91.00", 30), confidence=0.9))
+    narrow = Image.new("L", (100, 400), 255)
+    ImageDraw.Draw(narrow).rectangle((5, 5, narrow.width - 5, narrow.height - 5), outline=0, width=3)
+    _Scripted.readings, _Scripted.calls = readings, 0
+    engine = LineRereadEngine(_Fixed(OcrResult("TOTAL 91.00", words, 0.9)), _Scripted())
+    result = engine.recognize(narrow, DPI)
+    assert result.text == expected and _Scripted.calls == calls
+
+
+def _text_of_width(characters: int) -> OcrResult:
+    """Lines of 4-letter words, 5 points a character, spanning ``characters`` characters."""
+    lefts = [*range(0, 5 * characters - 20, 25), 5 * characters - 20]
+    words = tuple(Word("ABCD", x, top, x + 20, top + 8, 0.9) for top in range(0, 100, 10) for x in lefts)
+    return OcrResult(" ".join(w.text for w in words), words, 0.9)
+
+
+def test_print_columns_count_the_characters_a_line_of_the_page_holds() -> None:
+    assert print_columns(_text_of_width(42)) == pytest.approx(42)  # a till roll
+    assert print_columns(_text_of_width(95)) == pytest.approx(95)  # an A4 invoice
+    assert print_columns(OcrResult("7", (Word("7", 0, 0, 5, 8, 0.9),), 0.9)) == 0
+
+
+def test_a_till_roll_photographed_wider_than_it_is_is_read_again() -> None:
+    roll = _text_of_width(40)
+    assert print_columns(roll) <= RECEIPT_COLUMNS
+    wide = Image.new("L", (400, 200), 255)
+    ImageDraw.Draw(wide).rectangle((5, 5, wide.width - 5, wide.height - 5), outline=0, width=3)
+    _Sheet.calls = 0
+    LineRereadEngine(_Fixed(roll), _Sheet()).recognize(wide, DPI)
+    assert _Sheet.calls == 1
+    LineRereadEngine(_Fixed(_text_of_width(95)), _Sheet()).recognize(wide, DPI)
+    assert _Sheet.calls == 1

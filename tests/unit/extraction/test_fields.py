@@ -318,6 +318,21 @@ CHANGE 1.10
     assert fields["total_amount"].value == "28.90"
 
 
+@pytest.mark.parametrize(("lines", "expected"), [
+    # the total misread in two digits: cash less change, which subtotal + tax confirms
+    ("SUB-TOTAL 27.27\nGST 1.63\nTOTAL 23.70\nCASH 30.00\nCHANGE 1.10", "28.90"),
+    # ... or another total line (the total before rounding, where the rounded one is misread)
+    ("TOTAL 29.60\nROUNDED TOTAL 23.80\nCASH 50.00\nCHANGE 20.40", "29.60"),
+    # cash less change alone is one statement: the total stays
+    ("TOTAL 23.70\nCASH 30.00\nCHANGE 1.10", "23.70"),
+])
+def test_cash_less_change_that_another_statement_confirms_outvotes_an_unconfirmed_total(make_document, lines,
+                                                                                        expected):
+    receipt = make_document("SUBANG HEALTHCARE SDN BHD\n" + lines)
+    fields = extract_fields(receipt, RECEIPT, templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == expected
+
+
 def test_a_single_misread_reading_does_not_overrule_the_total(make_document):
     # the change misread (1.80 for 1.30) and two item amounts one digit apart are no evidence
     receipt = make_document("""
