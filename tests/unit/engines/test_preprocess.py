@@ -216,3 +216,12 @@ def test_despeckling_removes_lone_dark_pixels_and_keeps_strokes() -> None:
 def test_despeckling_is_on_by_default_and_in_the_key() -> None:
     assert Preprocessing().despeckle
     assert ";despeckle=1" in Preprocessing().key and "despeckle" not in Preprocessing(despeckle=False).key
+
+
+def test_median_3x3_is_pils_median_filter_pixel_for_pixel() -> None:
+    from PIL import ImageFilter
+
+    from quire.engines.preprocess import median_3x3
+
+    noise = Image.fromarray(np.random.default_rng(3).integers(0, 256, (61, 83), dtype=np.uint8))
+    assert np.array_equal(np.asarray(median_3x3(noise)), np.asarray(noise.filter(ImageFilter.MedianFilter(3))))
