@@ -82,7 +82,7 @@ _SHEET_DPI = 300
 #: tesseract refuses images over 32767 pixels a side; a receipt line enlarged is far narrower
 _MAX_SHEET_WIDTH = 6000
 #: part of the settings key: bump when the cut-out, the sheet or the choice of readings changes
-_VERSION = 5
+_VERSION = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +336,10 @@ def confirmed_reading(first: list[Word], second: list[Word], third: list[Word]) 
     if not is_disputed(first, second) or not _outvoted(_numbers(first), _numbers(second), _numbers(third)):
         return first
     if not (_amounts_or_dates(first) or _amounts_or_dates(second)):
+        return first
+    if "".join(_numbers(first)) == "".join(_numbers(second)) or (_dates(first) and not _dates(second)):
+        # the same digits split apart, or a date lost: the cut-outs' shared misreading ("2026-06-1 1"
+        # for "2026-06-11" in both: the enlarged gap between two ones), not the page's
         return first
     # a currency the first reading lost ("M7.5" for "RM7.50") may come back where the third reading prints it
     lost_currency = _currency(first) is None and _currency(second) == _currency(third)
