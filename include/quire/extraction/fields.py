@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-13"
+EXTRACTOR_VERSION = "generic-14"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -697,14 +697,7 @@ def _is_name_like(line: TextLine) -> bool:
     return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
             and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
             and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text)
-            and not labels.PAGE_NUMBER.search(text) and not _is_field_label(text) and not _is_document_title(text))
-
-
-def _is_document_title(text: str) -> bool:
-    """A segment that is nothing but a document's title ("Credit Memo", "Bon de commande", "BESTELLUNG")."""
-    words = text.strip(" .:!-").casefold()
-    return any(kind != "letter" and (match := pattern.search(words)) is not None
-               and match.start() == 0 and match.end() == len(words) for kind, pattern in labels.TITLES)
+            and not labels.PAGE_NUMBER.search(text) and not _is_field_label(text))
 
 
 def _is_field_label(text: str) -> bool:
@@ -715,14 +708,13 @@ def _is_field_label(text: str) -> bool:
 
 
 def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -> set[int]:
-    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column
-    (not under the customer's reference among the details, "Customer ID:").
+    """Positions of the segments in and under a "Bill to"/"Kunde"/... label, in the label's column.
 
     On a purchase order the "Supplier" block is the addressee's, so it is blocked too.
     """
     blocked: set[int] = set()
     for position, segment in enumerate(segments):
-        if labels.CUSTOMER_BLOCK.search(labels.CUSTOMER_REFERENCE.sub("", segment.text)) is None and not (
+        if labels.CUSTOMER_BLOCK.search(segment.text) is None and not (
                 doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(segment.text)):
             continue
         blocked.add(position)
@@ -779,19 +771,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     # the head ends where the item table starts: its rows are never the vendor ("0,5 kg ..." is no KG)
     table_start = next((p for p, segment in enumerate(first_page) if segment.index in table_headers), len(first_page))
     head = first_page[:min(20, table_start)]
-    # a sender strip or return-address line ("ACME Ltd · 1 High St · Leeds"): its first field is the name
-    strip_address: dict[int, list[str]] = {}
-    for position, segment in enumerate(head):
-        if (strip := _strip_fields(segment)) is not None:
-            first_page[position] = head[position] = strip[0]
-            strip_address[position] = strip[1]
-        elif (payee := _name_after_label(segment, labels.PAYEE)) is not None:
-            first_page[position] = head[position] = payee  # "Payable to: ACME Ltd": the name alone
     vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
                          and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
     labelled = _name_after_label(head[vendor_block]) if vendor_block is not None else None
-    label_left = head[vendor_block].x0 if labelled is not None else None
     if labelled is not None:
         first_page[vendor_block] = head[vendor_block] = labelled  # "Seller: ACME Ltd": the name alone
         candidates = [vendor_block] + [p for p in candidates if p > vendor_block]
@@ -802,10 +785,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not candidates:
         # rows that carry money (item rows, totals) are never the foot's company line
         money_rows = {line.index for line in first_lines if any(n.has_fraction for n in find_numbers(line, None))}
-        not_footer = blocked | {p for p, s in enumerate(first_page) if s.index in money_rows}
-        footer = _payee_name(first_page, not_footer)
-        if footer is None:
-            footer = _footer_name(first_page, not_footer)
+        footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows})
     if footer is not None:
         name_position = footer
     elif not candidates:
@@ -813,52 +793,18 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
         name_position = _mark_above(head, candidates, name_position)
-        name_position = _display_line_above(head, candidates, name_position)
-        if vendor_block is None:
-            name_position = _block_with_contacts(first_page, head, candidates, name_position, blocked)
-    # the address under "Issued by: ACME Ltd" starts under the label, left of the name
-    column_left = label_left if labelled is not None and name_position == vendor_block else None
-    first_page[name_position] = _widen_name(first_page, name_position, blocked)
-    name_position = _full_name_below(first_page, name_position, blocked)
-    name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
-                                                   or _display_continuation(first_page, name_position, blocked))]
+    first_page[name_position] = _widen_name(first_page, name_position)
+    name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
-    if strip_address.get(name_position):
-        return name, FieldValue(_join_address(strip_address[name_position]), 0.7 * first_page[name_position].confidence)
-    address = _address_below(first_page, name_position, blocked, column_left)
+    address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
-
-
-#: the marks that set the fields of a one-line sender strip apart ("ACME Ltd · 1 High St · Leeds")
-_FIELD_SEPARATORS = frozenset("·|•–—")
-
-
-def _strip_fields(segment: TextLine) -> tuple[TextLine, list[str]] | None:
-    """A segment of fields set apart by separators whose first field reads as a company name (no digit
-    in it, as in a street or a number): that name, and the other fields that are no contact details
-    (the address), where one of them carries a number (a house number, a postcode)."""
-    fields: list[list] = [[]]
-    for word in segment.words:
-        if word.text in _FIELD_SEPARATORS:
-            fields.append([])
-        else:
-            fields[-1].append(word)
-    fields = [field for field in fields if field]
-    if len(fields) < 2:
-        return None
-    name = TextLine(segment.page_number, segment.index, tuple(fields[0]))
-    if any(ch.isdigit() for ch in name.text) or not _is_name_like(name):
-        return None
-    rest = [" ".join(w.text for w in field) for field in fields[1:]]
-    address = [text for text in rest if not labels.CONTACT.search(text) and not _PHONE_ONLY.match(text)]
-    return name, address if any(ch.isdigit() for text in address for ch in text) else []
 
 
 def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
@@ -874,105 +820,6 @@ def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
     return kept
 
 
-def _block_with_contacts(segments: Sequence[TextLine], head: Sequence[TextLine], candidates: Sequence[int],
-                         position: int, blocked: set[int]) -> int:
-    """Of two unlabelled blocks, the one that carries phone, e-mail or tax id is the issuer's: where the
-    chosen name's block has none of these and another block in the head does (a customer printed
-    first without a label), the company name (with its legal form) heading that block."""
-    if _contacts_under(segments, position, blocked):
-        return position
-    others = [p for p in candidates if p != position and labels.LEGAL_FORM.search(head[p].text)
-              and _heads_block(segments, p) and _contacts_under(segments, p, blocked)]
-    return others[0] if others else position
-
-
-#: a block's lines follow one another this closely (in line heights)
-_BLOCK_GAP = 1.0
-_BLOCK_LINES = 8
-
-
-def _column_below(segments: Sequence[TextLine], position: int) -> list[TextLine]:
-    """The segments under ``position`` in its column, one a row, while they follow closely."""
-    top = segments[position]
-    below: list[TextLine] = []
-    previous = top
-    for segment in segments[position + 1:]:
-        if segment.index == previous.index or _overlap(segment, top.x0, top.x1) <= 0:
-            continue
-        if segment.top - previous.bottom > _BLOCK_GAP * segment.height or len(below) == _BLOCK_LINES:
-            break
-        below.append(segment)
-        previous = segment
-    return below
-
-
-def _contacts_under(segments: Sequence[TextLine], position: int, blocked: set[int]) -> bool:
-    return any(labels.CONTACT.search(segment.text) for segment in _column_below(segments, position)) \
-        and position not in blocked
-
-
-def _heads_block(segments: Sequence[TextLine], position: int) -> bool:
-    """Nothing is printed right above the segment in its column: it is the first line of a block."""
-    segment = segments[position]
-    return not any(other.index < segment.index and _overlap(other, segment.x0, segment.x1) > 0
-                   and segment.top - other.bottom <= _BLOCK_GAP * segment.height for other in segments[:position])
-
-
-#: a word mark's type: this many times the page's common type size
-_DISPLAY_TYPE = 1.6
-
-
-def _display_pair(upper: TextLine, lower: TextLine, body_height: float) -> bool:
-    """Two lines of one word mark: both in display type of about one size, left-aligned, one right under
-    the other ("Hoffmann" / "Elektrotechnik e.G." set large at the top of the page)."""
-    small, large = sorted((upper.height, lower.height))
-    return (small >= _DISPLAY_TYPE * body_height and small >= 0.7 * large and lower.index > upper.index
-            and abs(upper.x0 - lower.x0) <= 2 * lower.char_width() and lower.top - upper.bottom <= 0.6 * small)
-
-
-def _body_height(segments: Sequence[TextLine]) -> float:
-    heights = sorted(segment.height for segment in segments)
-    return heights[len(heights) // 2]
-
-
-def _display_line_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
-    """A name in display type with the line above it in the same type: the word mark starts there."""
-    body = _body_height(head)
-    above = [p for p in candidates if p < position and _display_pair(head[p], head[position], body)]
-    return above[-1] if above else position
-
-
-def _full_name_below(segments: Sequence[TextLine], position: int, blocked: set[int]) -> int:
-    """A brand set large over the company's full name in small type ("WAGNER" / "Wagner
-    Gebäudereinigung"): the line right under it, holding all the brand's words and more, names it."""
-    brand = segments[position]
-    brand_words = brand.text.casefold().split()
-    for below, segment in enumerate(segments[position + 1:], start=position + 1):
-        if segment.index == brand.index or _overlap(segment, brand.x0, brand.x1) <= 0:
-            continue
-        words = segment.text.casefold().split()
-        fuller = len(words) > len(brand_words) and all(word in words for word in brand_words)
-        if (segment.index == brand.index + 1 and below not in blocked and fuller and _is_name_like(segment)
-                and segment.height <= 0.8 * brand.height and segment.top - brand.bottom <= brand.height):
-            return below
-        return position
-    return position
-
-
-def _display_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
-    """The second line of a word mark broken over two lines of display type ("Ingénierie" / "Emma Dubois")."""
-    name, body = segments[name_position], _body_height(segments)
-    for position in range(name_position + 1, len(segments)):
-        segment = segments[position]
-        if segment.index == name.index:
-            continue
-        if segment.index > name.index + 1:
-            return []
-        if position not in blocked and _is_name_like(segment) and _display_pair(name, segment, body):
-            return [segment]
-    return []
-
-
 def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
     """A legal form standing alone under a word mark ("Wagner Logistik" / "e.K.") names the company
     with the mark: the candidate right above it in its column, which the name then continues from."""
@@ -985,30 +832,16 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
     return above[-1] if above else position
 
 
-def _name_after_label(segment: TextLine, label: re.Pattern[str] = labels.VENDOR_BLOCK) -> TextLine | None:
+def _name_after_label(segment: TextLine) -> TextLine | None:
     """The name printed after a vendor label on the label's own line ("From: ACME Ltd"), if any."""
-    match = label.search(segment.text)
+    match = labels.VENDOR_BLOCK.search(segment.text)
     if match is None:
         return None
     words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True) if start >= match.end()]
-    # the label runs to its colon where it has more words than the pattern ("Émetteur de la facture :")
-    colon = next((n for n, w in enumerate(words[:4]) if w.text.endswith(":")), None)
-    if colon is not None:
-        words = words[colon + 1:]
     while words and not any(ch.isalnum() for ch in words[0].text):
         words.pop(0)  # the label's own colon, set apart ("Fournisseur :")
     rest = TextLine(segment.page_number, segment.index, tuple(words)) if words else None
     return rest if rest is not None and _is_name_like(rest) else None
-
-
-def _payee_name(segments: list[TextLine], blocked: set[int]) -> int | None:
-    """Position of the account holder the payment details name ("Payable to: ACME Ltd", "Kontoinhaber:
-    ..."), the party to be paid; its segment is cut to the name."""
-    for position, segment in enumerate(segments):
-        if position not in blocked and (name := _name_after_label(segment, labels.PAYEE)) is not None:
-            segments[position] = name
-            return position
-    return None
 
 
 #: the page foot: segments starting this far down the page's text
@@ -1025,23 +858,17 @@ def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
     return None
 
 
-def _widen_name(segments: list[TextLine], position: int, blocked: set[int]) -> TextLine:
+def _widen_name(segments: list[TextLine], position: int) -> TextLine:
     """The name segment joined with close neighbours on its row that belong to it: OCR spaces the
-    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments.
-    Never with a neighbour of the customer's blocks, nor right of a name its legal form already ends
-    (a tagline beside it) unless that holds a legal form too ("& Co. KG") or a note on it ("(haftungsbeschränkt)")."""
+    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments."""
     name = segments[position]
     words = list(name.words)
     # a legal form standing alone has its name somewhere left of it on the row
     alone = labels.LEGAL_FORM.fullmatch(name.text.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(name.text)
     limit = (12 if alone else 5) * name.char_width()
-    ended = not alone and _LEGAL_FORM_END.search(name.text) is not None
-    for neighbour_position in (position - 1, position + 1):
-        if not 0 <= neighbour_position < len(segments) or neighbour_position in blocked:
-            continue
-        neighbour = segments[neighbour_position]
-        if neighbour.index != name.index or (ended and neighbour_position > position and not (
-                labels.LEGAL_FORM.search(neighbour.text) or neighbour.text.startswith("("))):
+    for neighbour in (segments[position - 1] if position > 0 else None,
+                      segments[position + 1] if position + 1 < len(segments) else None):
+        if neighbour is None or neighbour.index != name.index:
             continue
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text
@@ -1082,17 +909,14 @@ _LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", 
 _LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 
-def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int],
-                   column_left: float | None = None) -> list[TextLine]:
-    """The segments under the name, in its column (from ``column_left`` where a label before the name
-    starts it), that read as address lines.
+def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
+    """The segments under the name, in its column, that read as address lines.
 
     Of the segments a row holds in the name's column, the one overlapping the name most is
     read (a logo's initials beside the street line are not part of the address).
     """
     name = segments[name_position]
-    left = min(name.x0, column_left if column_left is not None else name.x0) - 4 * name.char_width()
-    right = name.x1 + 4 * name.char_width()
+    left, right = name.x0 - 4 * name.char_width(), name.x1 + 4 * name.char_width()
     by_row: dict[int, int] = {}
     for position in range(name_position + 1, len(segments)):
         segment = segments[position]

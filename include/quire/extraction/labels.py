@@ -145,31 +145,11 @@ CUSTOMER_BLOCK = _any(
     r"\bdeliver\s*to\b", r"\brechnungsempf\s?\w{0,2}nger", r"\brechnungsadresse", r"\blieferadresse", r"\bkunde\b",
     r"\ban\s*:", r"\bfactur[ée]\s*[àa]\b", r"\blivr[ée]\s*[àa]\b", r"\bdestinataire\b", r"\bklant\b",
     r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:",
-    # delivery addresses, which often name another company than the vendor
-    r"\bdelivery\s*address\b", r"\blieferanschrift\b", r"\bversandadresse\b", r"\blieferung\s*an\b",
-    r"\badresse\s*de\s*livraison\b", r"\blieu\s*de\s*livraison\b", r"\bleveradres\b", r"\bbezorgadres\b",
 )
-#: the customer's reference among the document's details ("Customer ID: K4656"): a field, not a block
-CUSTOMER_REFERENCE = _any(r"\b(?:customer|client)\s*(?:id|no|nr|n[°o]|num(?:ber|éro|ero)?|#|ref(?:erence)?|code|account)\b\.?",
-                          r"\bn[°o]\s*(?:de\s*)?client\b", r"\bcode\s*client\b")
 #: the block that names the issuer of the document, where a layout prints one
-#: (a word that goes with the label, "Supplier details", "Émetteur de la facture", is part of it)
-_OF_THE_INVOICE = r"(?:\s+(?:details|information|info|de\s+la\s+facture|der\s+rechnung|van\s+de\s+factuur))?"
-VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
-                    r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:", r"\babsender\b",
-                    r"\bexp[ée]diteur\b", r"\bafzender\b", r"\bverkoper\b",
-                    rf"\bsupplier{_OF_THE_INVOICE}\b", rf"\b[ée]metteur{_OF_THE_INVOICE}",
-                    # the issuer by what it does: issues, bills, provides the service
-                    r"\bissued\s*by\b", r"\binvoice\s*from\b", r"\bbilled\s*by\b", r"\bservice\s*provider\b",
-                    r"\brechnungssteller\b", r"\baussteller\b", r"\bleistungserbringer\b", r"\brechnung\s*von\b",
-                    r"\b[ée]mis\s*par\b", r"\bfactur[ée]\s*par\b", r"\bprestataire\b",
-                    r"\buitgegeven\s*door\b", r"\bgefactureerd\s*door\b", r"\bdienstverlener\b",
-                    r"\bfactuur\s*van\b")
-#: the account holder named in the payment details: the vendor, which is the party being paid
-PAYEE = _any(r"\bpayable\s*to\b", r"\baccount\s*(?:name|holder)\b", r"\bbeneficiary\b", r"\bpayee\b",
-             r"\bkontoinhaber(?:in)?\b", r"\bzahlungsempf[äa]nger\b", r"\bbeg[üu]nstigter\b",
-             r"\b[àa]\s*l['’]ordre\s*de\b", r"\btitulaire\s*du\s*compte\b", r"\bb[ée]n[ée]ficiaire\b",
-             r"\brekeninghouder\b", r"\bten\s*name\s*van\b", r"\bbegunstigde\b", r"\bt\.?\s*n\.?\s*v\.?(?=\s)")
+VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
+                    r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:",
+                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b", r"\b[ée]metteur\b", r"\bverkoper\b")
 #: on a purchase order the buyer issues the document: its "Supplier" block names the addressee
 SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
                       r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")
@@ -183,7 +163,6 @@ _LEGAL_FORMS = (
     r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
     r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bs\.\s?[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
-    r"\bl\.\s?l\.\s?c\.", r"\bmbh\b", r"\be\.\s?g\.", r"\bc\.\s?v\.", r"\bsasu\b", r"\bscop\b",
 )
 #: a legal form: the end of a company's name
 LEGAL_FORM = _any(*_LEGAL_FORMS)
