@@ -86,6 +86,15 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
     return _merge_adjacent(columns, line.char_width())
 
 
+def _with_lost_description(columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """A heading whose description cell OCR lost ("Artikel" read as "Bari" on a line of its own) but whose
+    first cell is a number column: the text left of that column is the rows' description, so it gets a
+    description column of its own at the page's left edge instead of being cut off as a sidebar."""
+    if any(c.kind == "description" for c in columns) or columns[0].kind not in _NUMERIC_KINDS:
+        return columns
+    return (Column("description", 0.0, 0.0), *columns)
+
+
 #: a table rule as OCR reads it: a run of dashes, underscores or bars, no letter or digit
 _RULE = re.compile(r"^[\W_]{3,}$")
 
@@ -176,7 +185,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             if two_line is not None:
                 header, skip = two_line, position + 1
         if header is not None and not ended:
-            columns, header_found, pending, page_done = header, True, [], False
+            columns, header_found, pending, page_done = _with_lost_description(header), True, [], False
             if line.page_number != current_page:
                 page_rows = 0
             current_page = line.page_number

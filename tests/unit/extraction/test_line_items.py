@@ -416,3 +416,16 @@ Network switch 24-port             3          77.51       232.53
                               Subtotal                   1051.72
 """))
     assert rows == [("Office cleaning", "6.25", "131.07", "819.19"), ("Network switch 24-port", "3", "77.51", "232.53")]
+
+
+def test_rows_keep_their_description_when_the_heading_lost_its_description_cell(make_document):
+    # a scan whose "Artikel" OCR misread onto a line of its own: the heading starts at the quantity
+    rows, _ = _rows(make_document("""
+Bari
+                              Menge   Preis/Einheit    Gesamtpreis
+Kaffeebohnen, Bio (kg)         2,00         13,78          27,56
+Datenmigration SN9034          1,00         87,41          87,41
+                                          Summe netto     114,97
+"""), ",")
+    assert rows == [("Kaffeebohnen, Bio (kg)", "2", "13.78", "27.56"),
+                    ("Datenmigration SN9034", "1", "87.41", "87.41")]
