@@ -448,10 +448,7 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
             continue
         triple = _verified_triple(numbers)
         if triple is not None:
-            # numbers left of the quantity are the description's own ("Paper A4 80 g/m²"); those right of it
-            # stand in columns of their own (a VAT rate, a discount)
-            text = _text_beside(line, [*triple, *(n for n in numbers if n.x0 > triple[0].x0)])
-            description = text or " ".join(_wrapped_above(pending, line))
+            description = _triple_description(line, triple) or " ".join(_wrapped_above(pending, line))
             if re.search(r"[^\W\d_]", description):
                 quantity, price, amount = triple
                 rows.append(LineItem(" ".join(description.split()), format_quantity(quantity.value),
@@ -471,6 +468,25 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
             pending.append((text, line))
     items = _without_row_numbers(rows)
     return LineItemTable(tuple(items), len(items), False)
+
+
+def _triple_description(line: TextLine, triple: tuple[NumberToken, NumberToken, NumberToken]) -> str:
+    """The text of a row read by arithmetic. It stands left of the quantity ("Paper A4 80 g/m² 2 4.50
+    9.00") or, in a table that prints the quantity first, between the quantity's unit and the unit price
+    ("2.00 box Copy paper A4, 80 g/m², box 100.35 0% 200.70"), its own numbers included either way. A part
+    without a letter is a row number or a rate, and what stands right of the price (a VAT rate, a tax
+    code) is never an item's text."""
+    quantity, price, _ = triple
+    unit = _unit_after(line, quantity)
+    before = [w for w in line.words if w.x1 <= quantity.x0 + 0.01]
+    between = [w for w in line.words if w.x0 >= quantity.x1 - 0.01 and w.x1 <= price.x0 + 0.01
+               and w is not unit and not _inside(w, quantity)]
+    parts = [" ".join(w.text for w in part if not _CURRENCY_WORD.match(w.text) and not is_speck(w))
+             for part in (before, between)]
+    return " ".join(part for part in parts if _LETTER.search(part))
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
@@ -737,9 +753,9 @@ def _to_item(row: _Row) -> LineItem:
         triple = _verified_triple(row.numbers_on_line)
         if triple is not None:
             numbers = dict(zip(_NUMERIC_KINDS, triple, strict=True))
-            left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
-            if row.described_here and left:
-                row.description[:1] = [" ".join(left)]
+            text = _triple_description(row.line, triple)
+            if row.described_here and text:
+                row.description[:1] = [text]
     numbers = _complete_by_division(_with_lost_points(numbers), row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]

@@ -275,6 +275,21 @@ Item one                        1           5.00         5.00
     assert [r[0] for r in rows] == ["Office chair, ergonomic", "Item one"]  # "one" is read surely: kept
 
 
+def test_rows_that_print_the_quantity_first_keep_neither_its_unit_nor_the_vat_rate(make_document):
+    # OCR lost the heading's "#", "Qty" and "Amount": rows are read by arithmetic, and their text stands
+    # between the quantity's unit and the unit price, its own numbers ("80 g/m²") with it
+    rows, _ = _rows(make_document("""
+                   Details                          Unit Price    VAT %
+1   5.00 box  USB-C docking station                   1,145.23     0%    5,726.15
+2   2.00 pcs  Copy paper A4, 80 g/m², box               100.35     0%      200.70
+3   1.00 ea   Project management                         16.00    20%       16.00
+                                                    Net amount          5,942.85
+"""))
+    assert rows == [("USB-C docking station", "5", "1145.23", "5726.15"),
+                    ("Copy paper A4, 80 g/m², box", "2", "100.35", "200.70"),
+                    ("Project management", "1", "16.00", "16.00")]
+
+
 def test_a_table_without_a_header_is_read_by_arithmetic(make_document):
     rows, table = _rows(make_document("""
 ACME Ltd                                   INVOICE 123
