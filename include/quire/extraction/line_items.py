@@ -471,21 +471,32 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
 
 
 def _triple_description(line: TextLine, triple: tuple[NumberToken, NumberToken, NumberToken]) -> str:
-    """The text of a row read by arithmetic. It stands left of the quantity ("Paper A4 80 g/m² 2 4.50
-    9.00") or, in a table that prints the quantity first, between the quantity's unit and the unit price
-    ("2.00 box Copy paper A4, 80 g/m², box 100.35 0% 200.70"), its own numbers included either way. A part
-    without a letter is a row number or a rate, and what stands right of the price (a VAT rate, a tax
-    code) is never an item's text."""
+    """The text of a row read by arithmetic, its own numbers included: what stands left of the quantity
+    ("Paper A4 80 g/m² 2 4.50 9.00") when it has a letter (else it is a row number), otherwise what stands
+    between the quantity's unit and the unit price, in a table that prints the quantity first ("2.00 box
+    Copy paper A4, 80 g/m², box 100.35 0% 200.70"). What stands right of the price (a VAT rate, a tax
+    code) is never an item's text. Where the triple's quantity was a row number that happens to equal it, the
+    real quantity cell starts the text ("6u" read for "6 u") or ends it, set apart (a misread "5"): neither
+    is kept."""
     quantity, price, _ = triple
     unit = _unit_after(line, quantity)
     before = [w for w in line.words if w.x1 <= quantity.x0 + 0.01]
     between = [w for w in line.words if w.x0 >= quantity.x1 - 0.01 and w.x1 <= price.x0 + 0.01
                and w is not unit and not _inside(w, quantity)]
+    while between and _QUANTITY_WITH_UNIT.match(between[0].text):
+        between.pop(0)
+    while len(between) > 1 and not _LETTER.search(between[-1].text) \
+            and between[-1].x0 - between[-2].x1 > _CELL_GAP_CHARS * line.char_width():
+        between.pop()  # a number set apart at the end is a cell of its own; "Zeitraum 2/2025" is the text's
     parts = [" ".join(w.text for w in part if not _CURRENCY_WORD.match(w.text) and not is_speck(w))
              for part in (before, between)]
-    return " ".join(part for part in parts if _LETTER.search(part))
+    return next((part for part in parts if _LETTER.search(part)), "")
 
 
+#: words this far apart (in characters) stand in different cells
+_CELL_GAP_CHARS = 2.5
+#: a quantity that OCR joined to its unit ("6u", "1lot", "2pcs")
+_QUANTITY_WITH_UNIT = re.compile(rf"^\d+(?:[.,]\d+)?(?:{QUANTITY_UNIT.pattern.removeprefix('^')})", re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -753,9 +764,9 @@ def _to_item(row: _Row) -> LineItem:
         triple = _verified_triple(row.numbers_on_line)
         if triple is not None:
             numbers = dict(zip(_NUMERIC_KINDS, triple, strict=True))
-            text = _triple_description(row.line, triple)
-            if row.described_here and text:
-                row.description[:1] = [text]
+            left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
+            if row.described_here and left:
+                row.description[:1] = [" ".join(left)]
     numbers = _complete_by_division(_with_lost_points(numbers), row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]

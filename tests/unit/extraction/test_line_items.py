@@ -283,11 +283,16 @@ def test_rows_that_print_the_quantity_first_keep_neither_its_unit_nor_the_vat_ra
 1   5.00 box  USB-C docking station                   1,145.23     0%    5,726.15
 2   2.00 pcs  Copy paper A4, 80 g/m², box               100.35     0%      200.70
 3   1.00 ea   Project management                         16.00    20%       16.00
-                                                    Net amount          5,942.85
+4   4u        Audit de sécurité                          47.26    20%      189.04
+5   Coffee beans, organic (kg)             8              10.00    20%       50.00
+                                                    Net amount          6,181.89
 """))
     assert rows == [("USB-C docking station", "5", "1145.23", "5726.15"),
                     ("Copy paper A4, 80 g/m², box", "2", "100.35", "200.70"),
-                    ("Project management", "1", "16.00", "16.00")]
+                    ("Project management", "1", "16.00", "16.00"),
+                    # the row number stood for the quantity OCR joined to its unit, or misread ("8" for 5)
+                    ("Audit de sécurité", "4", "47.26", "189.04"),
+                    ("Coffee beans, organic (kg)", "5", "10.00", "50.00")]
 
 
 def test_a_table_without_a_header_is_read_by_arithmetic(make_document):
