@@ -741,19 +741,19 @@ _LOST_POINT_PLACES = (1, 2, 3)
 
 
 def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]:
-    """Quantity x price = amount restored where OCR lost the decimal point of the quantity or the price:
-    the one printed without decimals is divided by 10, 100 or 1000 when that, and only that, makes the
-    product the amount."""
+    """Quantity x price = amount restored where OCR lost the decimal point of the quantity, the price or
+    the amount ("315" for 3.15): the one printed without decimals is divided by 10, 100 or 1000 when that,
+    and only that, makes the product the amount."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if quantity is None or price is None or amount is None or _fits(quantity.value, price.value, amount.value):
         return numbers
-    for kind, token, other in (("quantity", quantity, price), ("unit_price", price, quantity)):
+    for kind, token in (("quantity", quantity), ("unit_price", price), ("amount", amount)):
         if token.has_fraction or token.value <= 0:
             continue
         for places in _LOST_POINT_PLACES:
-            value = token.value / 10 ** places
-            if _fits(value, other.value, amount.value):
-                return {**numbers, kind: replace(token, value=value, has_fraction=True)}
+            restored = {**numbers, kind: replace(token, value=token.value / 10 ** places, has_fraction=True)}
+            if _fits(*(restored[k].value for k in _NUMERIC_KINDS)):
+                return restored
     return numbers
 
 

@@ -387,16 +387,17 @@ Office chair                         20.69       20.69
     assert priced_only == [("Security audit", None, "433.00", "433.00"), ("Office chair", None, "20.69", "20.69")]
 
 
-def test_a_decimal_point_ocr_dropped_from_a_quantity_or_price_is_restored_by_the_arithmetic(make_document):
+def test_a_decimal_point_ocr_dropped_from_a_quantity_price_or_amount_is_restored_by_the_arithmetic(make_document):
     rows, _ = _rows(make_document("""
 Désignation                         Qté      P.U. HT     Total HT
 Audit de sécurité                  2.00         2188        43.76
 Gestion de projet                  1225     2'480.67    30'388.21
 Installation                         14        12.00       168.00
-                                         Total HT     30'599.97
+Fauteuil de bureau                 3.00         1.05         315
+                                         Total HT     30'603.12
 """))
     assert rows == [("Audit de sécurité", "2", "21.88", "43.76"), ("Gestion de projet", "12.25", "2480.67", "30388.21"),
-                    ("Installation", "14", "12.00", "168.00")]
+                    ("Installation", "14", "12.00", "168.00"), ("Fauteuil de bureau", "3", "1.05", "3.15")]
 
 
 def test_specks_and_a_rule_read_into_the_header_make_no_column(make_document):
