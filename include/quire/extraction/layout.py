@@ -335,6 +335,8 @@ _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
 #: a point or comma OCR read after an amount's cents ("14880.53,", "150.00." from a speck or a rule)
 _TRAILING_MARK = re.compile(r"(?<=[.,]\d\d)[.,]$")
+#: what OCR makes of a speck or a rule's end right before a number on a faint print ("„23,35", "‘4,29", "_3")
+_LEADING_MARKS = "„‚‘’“”\"'`_~"
 #: a currency printed as a word of its own beside its amount ("USD 61.85", "21,92 €")
 _CURRENCY_WORD = re.compile(rf"^(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 
@@ -365,7 +367,7 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     i = 0
     while i < len(words):
         word = words[i]
-        text = _TRAILING_MARK.sub("", word.text.strip(":;*"))
+        text = _TRAILING_MARK.sub("", word.text.strip(":;*").lstrip(_LEADING_MARKS))
         if not _NUMERIC_WORD.match(text) or "%" in text:
             i += 1
             continue

@@ -392,9 +392,10 @@ def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
     return items
 
 
-#: "2 x 3,50", "1.5 × 4.00", "3 @ 1.99": a till receipt's quantity times unit price
-_TIMES = re.compile(r"^(?P<before>.*?)(?<![\w.,])(?P<qty>\d+(?:[.,]\d+)?)\s*(?:[x×*]|@)\s*"
-                    r"(?P<price>(?:RM|[$€£])?\s?\d(?:[\d.,']*\d)?)(?P<after>\s.*)?$", re.IGNORECASE)
+#: "2 x 3,50", "1.5 × 4.00", "3 @ 1.99": a till receipt's quantity times unit price, also with the marks
+#: OCR sets around them on a faint print ("_3 x 16,03", "5,75 x 4,06: „23,35")
+_TIMES = re.compile(r"^(?P<before>.*?)(?<![^\W_]|[.,])(?P<qty>\d+(?:[.,]\d+)?)\s*(?:[x×*]|@)\s*"
+                    r"(?P<price>(?:RM|[$€£])?\s?\d(?:[\d.,']*\d)?)[:;.,]*(?P<after>\s.*)?$", re.IGNORECASE)
 
 
 def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:

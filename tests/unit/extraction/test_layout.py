@@ -135,6 +135,13 @@ def test_an_amount_ocr_split_at_its_decimal_point_is_one_number():
     assert Decimal("2.50") not in [n.value for n in find_numbers(line, ".")]
 
 
+def test_a_mark_ocr_read_before_a_number_is_no_part_of_it():
+    line = group_lines(_page(Word("„23,35", 10, 0, 40, 10), Word("‘4,29", 100, 0, 125, 10), Word("_3", 200, 0, 210, 10),
+                             Word("-5,00", 300, 0, 325, 10)))[0]
+    assert [n.value for n in find_numbers(line, ",")] == [Decimal("23.35"), Decimal("4.29"), Decimal("3"),
+                                                          Decimal("-5.00")]
+
+
 def test_a_mark_ocr_read_after_the_cents_is_no_part_of_the_amount():
     line = group_lines(_page(Word("Total", 10, 100, 40, 110), Word("USD", 50, 100, 70, 110),
                              Word("14880.53,", 75, 100, 120, 110), Word("150.00.", 200, 100, 240, 110),

@@ -110,13 +110,20 @@ Netzwerk-Switch 24 Port
 Versandkosten
   20 x 1,00                        20,00
 Kaffee 2 x 3,50                     7,00
-Nettobetrag                        39,00
-Summe                              46,41
+Reiskosten
+  _3 x 16,03                      „48,09
+Koffiebonen
+7 5,75 x 4,06:                    „23,35
+Nettobetrag                       110,44
+Summe                             131,42
 """), ",")
     assert rows == [
         ("Netzwerk-Switch 24 Port", "6", "2.00", "12.00"),
         ("Versandkosten", "20", "1.00", "20.00"),
         ("Kaffee", "2", "3.50", "7.00"),
+        # the marks OCR reads around the numbers of a faint print
+        ("Reiskosten", "3", "16.03", "48.09"),
+        ("Koffiebonen", "5.75", "4.06", "23.35"),
     ]
     assert not table.header_found
 
