@@ -371,9 +371,10 @@ _LEADING_ORDINAL = re.compile(r"^(\d{1,3})\.?\s+(?=\S)")
 _EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_.,:;|~*\[\]{}]+$")
 
 
-#: "m²" as OCR reads it in a unit ("80 g/m?, box", "Reinigung (m?)"): tesseract rarely reads the superscript
-#: two, and a question mark or a star after "g/" or inside "( )" is no other unit ("m2" may be printed so)
-_SQUARE_METRE = re.compile(r"(?:(?<=g/)|(?<=\())m(?:\?2?|\*)(?=[),.\s]|$)")
+#: square metres in a unit, written one way ("m²"): as printed "m2", and as OCR reads the superscript two
+#: ("80 g/m?, box", "g/mz", "Reinigung (m*)", "(m7)") or drops it after "g/" (paper is weighed per m²);
+#: a question mark, star, "z" or "7" after "g/" or inside "( )" is no other unit
+_SQUARE_METRE = re.compile(r"(?:(?<=g/)m(?:\?2?|\*|z2?|2|7)?|(?<=\()m(?:\?2?|\*|z2?|2|7))(?=[),.\s]|$)")
 
 
 def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:

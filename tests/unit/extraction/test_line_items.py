@@ -245,7 +245,7 @@ Audit de sécurité             F025        106,00 EUR            2 650,00 EUR
                                               Total HT         11 532,30 EUR
 """), ",")
     assert rows == [
-        ("Nettoyage des locaux (m2)", "3", "5.00", "15.00"),
+        ("Nettoyage des locaux (m²)", "3", "5.00", "15.00"),
         ("Frais de déplacement", "12", "724.00", "8688.00"),
         ("Commutateur réseau 24 ports", "1", "179.30", "179.30"),
         ("Audit de sécurité F025 106,00 EUR", None, None, "2650.00"),  # no arithmetic to go by
@@ -312,7 +312,7 @@ Paper A4 80 g/m2, box        25       392.00   9,800.00
                                     Total     11,430.00
 """))
     assert rows == [("Blue widgets", "2", "10.00", "20.00"), ("Red widget, large", "1", "1250.00", "1250.00"),
-                    ("Consulting hours", "3", "120.00", "360.00"), ("Paper A4 80 g/m2, box", "25", "392.00", "9800.00")]
+                    ("Consulting hours", "3", "120.00", "360.00"), ("Paper A4 80 g/m², box", "25", "392.00", "9800.00")]
     assert not table.header_found
 
 
@@ -429,10 +429,14 @@ Copy paper A4, 80 g/m?, box        2          43.00        86.00
 Office cleaning (m?)              12           5.00        60.00
 Floor tiles (m2)                   3          10.00        30.00
 Boxes of 12 (m*)                   1           4.00         4.00
-                              Subtotal                    180.00
+Copy paper A5, 80 g/m, box         1          20.00        20.00
+Carpet (mz)                        1          10.00        10.00
+Cable (m)                          2           1.00         2.00
+                              Subtotal                    212.00
 """))
-    assert [r[0] for r in rows] == ["Copy paper A4, 80 g/m², box", "Office cleaning (m²)", "Floor tiles (m2)",
-                                    "Boxes of 12 (m²)"]  # "m2" may be printed as it reads
+    # one spelling for one unit, however printed or read; "(m)" may be metres
+    assert [r[0] for r in rows] == ["Copy paper A4, 80 g/m², box", "Office cleaning (m²)", "Floor tiles (m²)",
+                                    "Boxes of 12 (m²)", "Copy paper A5, 80 g/m², box", "Carpet (m²)", "Cable (m)"]
 
 
 def test_a_row_whose_amount_ocr_lost_is_priced_by_its_quantity_and_unit_price(make_document):
