@@ -490,8 +490,8 @@ def _triple_description(line: TextLine, triple: tuple[NumberToken, NumberToken, 
     while len(between) > 1 and not _LETTER.search(between[-1].text) \
             and between[-1].x0 - between[-2].x1 > _CELL_GAP_CHARS * line.char_width():
         between.pop()  # a number set apart at the end is a cell of its own; "Zeitraum 2/2025" is the text's
-    parts = [" ".join(w.text for w in part if not _CURRENCY_WORD.match(w.text) and not is_speck(w))
-             for part in (before, between)]
+    parts = [" ".join(w.text for w in _without_stray_tail(part, line)
+                      if not _CURRENCY_WORD.match(w.text) and not is_speck(w)) for part in (before, between)]
     return next((part for part in parts if _LETTER.search(part)), "")
 
 
@@ -542,9 +542,24 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
             if description_end is not None and token.x0 > description_end:
                 spare.append(token)
     described = _described_columns(columns)
-    description = [w.text for w in line.words
-                   if w not in numeric_words and _column_of(w.x0, w.x1, columns) in described and not is_speck(w)]
-    return _Cells(description, assigned, tuple(spare))
+    description = _without_stray_tail([w for w in line.words if w not in numeric_words
+                                       and _column_of(w.x0, w.x1, columns) in described and not is_speck(w)], line)
+    return _Cells([w.text for w in description], assigned, tuple(spare))
+
+
+#: the longest word that, set a cell gap right of a description's text, is taken for scan noise
+_STRAY_CHARS = 4
+
+
+def _without_stray_tail(words: list[Word], line: TextLine) -> list[Word]:
+    """A row's description words without the short ones OCR read from scan noise in the empty space
+    between the description's text and the next column ("Project management    “i", "... box    4"):
+    words of a cell's text are set a word space apart, these a cell gap right of the text."""
+    words = list(words)
+    while len(words) > 1 and len(words[-1].text) <= _STRAY_CHARS \
+            and words[-1].x0 - words[-2].x1 > _CELL_GAP_CHARS * line.char_width():
+        words.pop()
+    return words
 
 
 def _described_columns(columns: Sequence[Column]) -> tuple[Column, ...]:

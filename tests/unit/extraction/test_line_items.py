@@ -302,6 +302,20 @@ def test_rows_that_print_the_quantity_first_keep_neither_its_unit_nor_the_vat_ra
                     ("Coffee beans, organic (kg)", "5", "10.00", "50.00")]
 
 
+def test_short_words_scan_noise_left_between_a_description_and_the_next_column_leave_it(make_document):
+    rows, _ = _rows(make_document("""
+Description                                       Qty     Unit price       Amount
+Project management                      i           2          10.00        20.00
+Copy paper A4, 80 g/m², box             4           3         624.88     1,874.64
+Delivery and        handling                        1          70.00        70.00
+Toner XL                                            1          50.00        50.00
+                                                  Subtotal               2,014.64
+"""))
+    # a long word a gap apart is OCR's wide spacing of the text itself; a word space apart, the text's own
+    assert [r[0] for r in rows] == ["Project management", "Copy paper A4, 80 g/m², box", "Delivery and handling",
+                                    "Toner XL"]
+
+
 def test_a_table_without_a_header_is_read_by_arithmetic(make_document):
     rows, table = _rows(make_document("""
 ACME Ltd                                   INVOICE 123
