@@ -208,7 +208,11 @@ def _much_taller(a: Word, b: Word) -> bool:
     return (a.bottom - a.top) >= _SIZE_JUMP * max(b.bottom - b.top, 1e-6)
 
 
-def split_segments(line: TextLine, gap_chars: float = 2.5) -> tuple[TextLine, ...]:
+#: words further apart than this many characters stand in different blocks (cells, columns, side-by-side text)
+BLOCK_GAP_CHARS = 2.5
+
+
+def split_segments(line: TextLine, gap_chars: float = BLOCK_GAP_CHARS) -> tuple[TextLine, ...]:
     """Cut a line where words are further apart than ``gap_chars`` characters (side-by-side blocks),
     or where the type size jumps (a logo's large initials beside a line of body text)."""
     limit = gap_chars * line.char_width()

@@ -9,12 +9,12 @@ there, with that page's repeated header or, without one, with the previous colum
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from quire.extraction.labels import QUANTITY_UNIT, amount_role
-from quire.extraction.layout import NumberToken, TextLine, find_numbers
+from quire.extraction.layout import BLOCK_GAP_CHARS, NumberToken, TextLine, find_numbers
 from quire.extraction.normalise import format_amount, format_quantity, parse_amount
 from quire.model import LineItem, Word
 
@@ -36,6 +36,7 @@ _FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\
                         r"\bvervolg\b|\b(?:carried|brought)\s*forward\b|\bübertrag\b|\b[àa]\s*reporter\b|"
                         r"^\W*(?:report|transport)\W*(?:\S*\d\S*\W*)?$", re.IGNORECASE)
 _NUMERIC_KINDS = ("quantity", "unit_price", "amount")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,7 +416,7 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
             unit_price = parse_amount(match["price"], decimal_separator)
             amount = numbers[-1].value
             description = match["before"].strip()
-            if not re.search(r"[^\W\d_]", description) and previous is not None \
+            if not _LETTER.search(description) and previous is not None \
                     and previous.page_number == line.page_number and _TIMES.match(previous.text) is None \
                     and not any(n.has_fraction for n in find_numbers(previous, decimal_separator)):
                 description = previous.text
@@ -451,7 +452,7 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
         triple = _verified_triple(numbers)
         if triple is not None:
             description = _triple_description(line, triple) or " ".join(_wrapped_above(pending, line))
-            if re.search(r"[^\W\d_]", description):
+            if _LETTER.search(description):
                 quantity, price, amount = triple
                 rows.append(LineItem(" ".join(description.split()), format_quantity(quantity.value),
                                      format_amount(price.value), format_amount(amount.value), line.confidence))
@@ -487,19 +488,15 @@ def _triple_description(line: TextLine, triple: tuple[NumberToken, NumberToken, 
                and w is not unit and not _inside(w, quantity)]
     while between and _QUANTITY_WITH_UNIT.match(between[0].text):
         between.pop(0)
-    while len(between) > 1 and not _LETTER.search(between[-1].text) \
-            and between[-1].x0 - between[-2].x1 > _CELL_GAP_CHARS * line.char_width():
-        between.pop()  # a number set apart at the end is a cell of its own; "Zeitraum 2/2025" is the text's
+    # a number set apart at the end is a cell of its own; "Zeitraum 2/2025" is the text's
+    between = _without_stray_tail(between, line, stray=lambda word: not _LETTER.search(word.text))
     parts = [" ".join(w.text for w in _without_stray_tail(part, line)
                       if not _CURRENCY_WORD.match(w.text) and not is_speck(w)) for part in (before, between)]
     return next((part for part in parts if _LETTER.search(part)), "")
 
 
-#: words this far apart (in characters) stand in different cells
-_CELL_GAP_CHARS = 2.5
 #: a quantity that OCR joined to its unit ("6u", "1lot", "2pcs")
 _QUANTITY_WITH_UNIT = re.compile(rf"^\d+(?:[.,]\d+)?(?:{QUANTITY_UNIT.pattern.removeprefix('^')})", re.IGNORECASE)
-_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
@@ -551,13 +548,17 @@ def _assign(line: TextLine, numbers: Sequence[NumberToken], columns: Sequence[Co
 _STRAY_CHARS = 4
 
 
-def _without_stray_tail(words: list[Word], line: TextLine) -> list[Word]:
-    """A row's description words without the short ones OCR read from scan noise in the empty space
-    between the description's text and the next column ("Project management    “i", "... box    4"):
-    words of a cell's text are set a word space apart, these a cell gap right of the text."""
+def _is_short(word: Word) -> bool:
+    return len(word.text) <= _STRAY_CHARS
+
+
+def _without_stray_tail(words: list[Word], line: TextLine, *,
+                        stray: Callable[[Word], bool] = _is_short) -> list[Word]:
+    """A row's description words without the ``stray`` ones set a cell gap right of the text at its end
+    (words of a cell's text are set a word space apart). By default those are the short words OCR read
+    from scan noise between the description and the next column ("Project management    “i", "... box    4")."""
     words = list(words)
-    while len(words) > 1 and len(words[-1].text) <= _STRAY_CHARS \
-            and words[-1].x0 - words[-2].x1 > _CELL_GAP_CHARS * line.char_width():
+    while len(words) > 1 and stray(words[-1]) and words[-1].x0 - words[-2].x1 > BLOCK_GAP_CHARS * line.char_width():
         words.pop()
     return words
 
