@@ -154,7 +154,7 @@ def estimate_skew(words: Sequence[Word]) -> float:
         return 0.0
     heights = sorted(w.bottom - w.top for w in usable)
     bin_size = max(heights[len(heights) // 2] / 10, 0.2)
-    points = [((w.x0 + w.x1) / 2, w.bottom) for w in usable]
+    points = _baseline_points(usable)
 
     def sharpness(slope: float) -> int:
         counts: dict[int, int] = {}
@@ -172,6 +172,25 @@ def estimate_skew(words: Sequence[Word]) -> float:
         if score > best:
             best_slope, best = slope, score
     return best_slope if best > _CLEARLY_BETTER * level else 0.0
+
+
+def _baseline_points(words: Sequence[Word]) -> list[tuple[float, float]]:
+    """The bottom centre of each word, where OCR words next to one another with exactly the same top
+    and bottom count once, at the run's centre: tesseract gives the words of a phrase its box, so a
+    slanted table's three-word descriptions, each on one level, would outvote its number columns,
+    whose words are boxed one by one along the slant. Text-layer words (no confidence) all count:
+    a digital page's words of one font share their box by design."""
+    points: list[tuple[float, float]] = []
+    run: list[Word] = []
+    for word in (*words, None):
+        if run and word is not None and word.confidence is not None and run[-1].confidence is not None \
+                and (word.top, word.bottom) == (run[-1].top, run[-1].bottom):
+            run.append(word)
+            continue
+        if run:
+            points.append(((run[0].x0 + run[-1].x1) / 2, run[0].bottom))
+        run = [word] if word is not None else []
+    return points
 
 
 #: the slants tried, and how much sharper than level a slant must be to be believed

@@ -118,6 +118,29 @@ def test_a_slanted_scan_is_levelled_so_each_table_row_stays_one_line():
     assert estimate_skew(level.words) == 0.0 and group_lines(level)[0].words == tuple(level.words[:4])
 
 
+def test_a_slanted_scan_whose_phrases_ocr_boxed_level_is_still_levelled():
+    """Tesseract gives the words of a phrase the phrase's box: level, however slanted the page. Counted
+    word by word, the phrases' many level baselines outvoted the slanted number columns."""
+    from quire.extraction.layout import estimate_skew
+
+    slope, words = 0.025, []
+    for row, (description, *numbers) in enumerate((
+            ("Coffee beans organic bag", "2", "10.00", "20.00"), ("Office chair ergonomic model", "5", "1.00", "5.00"),
+            ("Maintenance contract second quarter", "10", "0.50", "5.00"), ("Cleaning office floors weekly", "4",
+                                                                            "0.25", "1.00"))):
+        top = 100 + 16 * row + slope * 50
+        x = 50.0
+        for text in description.split():  # one box height for the phrase, as tesseract reports it
+            words.append(Word(text, x, top, x + 5 * len(text), top + 14, 0.9))
+            x += 5 * len(text) + 4
+        for x, text in zip((300, 400, 500), numbers, strict=True):
+            number_top = 100 + 16 * row + slope * x
+            words.append(Word(text, x, number_top, x + 6 * len(text), number_top + 10, 0.9))
+    page = _page(*words)
+    assert abs(estimate_skew(page.words) - slope) <= 0.004
+    assert [len(line.words) for line in group_lines(page)] == [7, 7, 7, 7]
+
+
 def test_ocr_specks_are_dropped_but_text_layer_punctuation_is_kept():
     page = _page(Word("Total", 10, 10, 40, 20, 0.9), Word(":", 60, 10, 60.5, 20, 0.3),
                  Word("9.00", 100, 10, 124, 20, 0.9))
