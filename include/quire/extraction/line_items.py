@@ -9,6 +9,7 @@ there, with that page's repeated header or, without one, with the previous colum
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
@@ -239,7 +240,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     if not header_found:
         receipt = _receipt_items(lines, decimal_separator)
         return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
-    items = _without_row_numbers([_to_item(row) for row in _with_lost_quantity_column(rows)])
+    items = _without_row_numbers([_to_item(row) for row in _with_lost_column_points(_with_lost_quantity_column(rows))])
     # an amount alone names no item: a totals line whose label OCR lost
     items = [item for item in items if item.description or item.quantity is not None or item.unit_price is not None]
     if not items:  # a header whose amount column we cannot name ("Value", "Ext."): rows by arithmetic
@@ -301,6 +302,31 @@ def _with_lost_quantity_column(rows: list[_Row]) -> list[_Row]:
         return rows
     for row in priced:
         row.column_kinds = row.column_kinds | {"quantity"}
+    return rows
+
+
+#: a price or amount column prints decimals when at least this share of its scanned cells show them
+_DECIMAL_COLUMN = 0.7
+_FRACTION_DIGITS = re.compile(r"\d[.,](\d+)\D*$")
+
+
+def _with_lost_column_points(rows: list[_Row]) -> list[_Row]:
+    """Scanned rows whose price or amount OCR read without its decimal point ("15000", "211201") where the
+    rest of the column prints decimals: the number is the same digits with the column's decimal places
+    (150.00, 2112.01). Read as it stood, the lost point made a quantity of 100 by division, or a price a
+    hundred times too high. Integers of fewer digits than a cent amount has, and text-layer tables, whose
+    numbers are exact, stay as printed."""
+    scanned = [row for row in rows if any(w.confidence is not None for w in row.line.words)]
+    for kind in ("unit_price", "amount"):
+        cells = [row.numbers[kind] for row in scanned if kind in row.numbers]
+        printed = [match for token in cells if token.has_fraction and (match := _FRACTION_DIGITS.search(token.text))]
+        if len(cells) < 3 or len(printed) < _DECIMAL_COLUMN * len(cells):
+            continue
+        places = Counter(len(match.group(1)) for match in printed).most_common(1)[0][0]
+        for row in scanned:
+            token = row.numbers.get(kind)
+            if token is not None and not token.has_fraction and token.text.isdigit() and len(token.text) > places:
+                row.numbers[kind] = replace(token, value=token.value / 10 ** places, has_fraction=True)
     return rows
 
 

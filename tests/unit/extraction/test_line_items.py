@@ -421,6 +421,34 @@ Fauteuil de bureau                 3.00         1.05         315
                     ("Installation", "14", "12.00", "168.00"), ("Fauteuil de bureau", "3", "1.05", "3.15")]
 
 
+def test_a_scanned_amount_or_price_without_the_decimal_point_its_column_prints_gets_it_back(make_document):
+    """Rows whose quantity OCR lost: without the restored point, "211201" made a quantity of 100 by division
+    and "15000" a price of 300.00."""
+    document = make_document("""
+Artikel                    Bedrag     Aantal      Prijs
+Adviesdiensten              31,92         14       2,28
+Reiskosten                  15000         50          a
+Service op locatie         211201          i   2.112,01
+Projectmanagement          301,53       4,75      63,48
+Bureaustoel                 37,20         12        310
+Kabel CAT6                  57,00       4,75      12,00
+Training                   400,00         10      40,00
+Verzendkosten              100,00         50       2,00
+Koffiebonen                 35,00          5       7,00
+                          Subtotaal    41.580,55
+""")
+    page = document.pages[0]
+    scanned = ParsedDocument((replace(page, words=tuple(replace(w, confidence=0.9) for w in page.words)),))
+    rows, _ = _rows(scanned, ",")
+    assert rows == [("Adviesdiensten", "14", "2.28", "31.92"), ("Reiskosten", "50", "3.00", "150.00"),
+                    ("Service op locatie", "1", "2112.01", "2112.01"), ("Projectmanagement", "4.75", "63.48", "301.53"),
+                    ("Bureaustoel", "12", "3.10", "37.20"), ("Kabel CAT6", "4.75", "12.00", "57.00"),
+                    ("Training", "10", "40.00", "400.00"), ("Verzendkosten", "50", "2.00", "100.00"),
+                    ("Koffiebonen", "5", "7.00", "35.00")]
+    digital, _ = _rows(document, ",")  # a text layer's integers are what was printed
+    assert digital[1] == ("Reiskosten", "50", "300.00", "15000.00")
+
+
 def test_specks_and_a_rule_read_into_the_header_make_no_column(make_document):
     # "ee" (a speck OCR was unsure of) and "———" (the table's top rule) stand in the heading above
     # the descriptions; as columns of their own they would cut "Network switch 24-port" in two
