@@ -385,8 +385,10 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     tokens: list[NumberToken] = []
     words = list(line.words)
     # a space used as a thousands separator ("1 234,56") is a convention of decimal-comma documents;
-    # elsewhere only a gap narrower than a character joins two digit groups
-    gap_limit = (1.05 if decimal_separator == "," else 0.6) * line.char_width()
+    # elsewhere only a gap narrower than a character joins two digit groups. OCR boxes the ink, so a
+    # narrow head ("1") stands further from its group than the printed space
+    scanned = any(w.confidence is not None for w in words)
+    gap_limit = ((1.5 if scanned else 1.05) if decimal_separator == "," else 0.6) * line.char_width()
     i = 0
     while i < len(words):
         word = words[i]

@@ -84,6 +84,16 @@ def test_a_line_of_specks_between_a_label_and_its_value_is_passed_over():
     assert text_right(lines, 0, len("Credit Note No")) == "CN-2024-64415"
 
 
+def test_a_scanned_thousands_group_whose_narrow_head_ocr_boxed_by_its_ink_is_one_number():
+    def numbers(confidence):
+        line = group_lines(_page(Word("10,75", 100, 0, 130, 10, confidence), Word("1", 200, 0, 203.6, 10, confidence),
+                                 Word("907,05", 211, 0, 247, 10, confidence)))[0]
+        return [n.value for n in find_numbers(line, ",")]
+
+    assert numbers(0.9) == [Decimal("10.75"), Decimal("1907.05")]  # the "1" stands 1.3 characters off
+    assert numbers(None) == [Decimal("10.75"), Decimal("1"), Decimal("907.05")]  # a text layer's gap is exact
+
+
 def test_lines_of_specks_under_a_caption_do_not_use_up_the_lines_below():
     from quire.extraction.layout import TextLine, text_below
 
