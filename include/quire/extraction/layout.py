@@ -360,6 +360,17 @@ _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
 _TRAILING_MARK = re.compile(r"(?<=[.,]\d\d)[.,]$")
 #: what OCR makes of a speck or a rule's end right before a number on a faint print ("„23,35", "‘4,29", "_3")
 _LEADING_MARKS = "„‚‘’“”\"'`_~"
+#: a table's vertical rule that OCR read onto the end of a cell's number ("20|", "369.00}", "1124.00]")
+_RULE_MARKS = "|!}]"
+
+
+def _without_rule_marks(text: str) -> str:
+    """A number word without the rule OCR joined to it; a closing parenthesis without its opening one
+    ("78.00)") is a rule too, while "(78.00)" stays a negative amount."""
+    text = text.rstrip(_RULE_MARKS).lstrip("|[{")
+    return text[:-1] if text.endswith(")") and "(" not in text else text
+
+
 #: a currency printed as a word of its own beside its amount ("USD 61.85", "21,92 €")
 _CURRENCY_WORD = re.compile(rf"^(?:{CURRENCY_MARKS})$", re.IGNORECASE)
 
@@ -392,7 +403,7 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     i = 0
     while i < len(words):
         word = words[i]
-        text = _TRAILING_MARK.sub("", word.text.strip(":;*").lstrip(_LEADING_MARKS))
+        text = _TRAILING_MARK.sub("", _without_rule_marks(word.text.strip(":;*").lstrip(_LEADING_MARKS)))
         if not _NUMERIC_WORD.match(text) or "%" in text:
             i += 1
             continue

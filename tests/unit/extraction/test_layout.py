@@ -94,6 +94,14 @@ def test_a_scanned_thousands_group_whose_narrow_head_ocr_boxed_by_its_ink_is_one
     assert numbers(None) == [Decimal("10.75"), Decimal("1"), Decimal("907.05")]  # a text layer's gap is exact
 
 
+def test_a_table_rule_ocr_read_onto_a_number_is_not_part_of_it():
+    line = group_lines(_page(Word("20|", 100, 0, 118, 10, 0.9), Word("1124.00]", 200, 0, 248, 10, 0.9),
+                             Word("369.00}", 300, 0, 342, 10, 0.9), Word("78.00)", 400, 0, 436, 10, 0.9),
+                             Word("(12.50)", 500, 0, 542, 10, 0.9)))[0]
+    assert [n.value for n in find_numbers(line, ".")] == [Decimal("20"), Decimal("1124.00"), Decimal("369.00"),
+                                                         Decimal("78.00"), Decimal("-12.50")]
+
+
 def test_lines_of_specks_under_a_caption_do_not_use_up_the_lines_below():
     from quire.extraction.layout import TextLine, text_below
 
