@@ -150,11 +150,11 @@ def estimate_skew(words: Sequence[Word]) -> float:
     Level wins unless a slant is clearly better, so text-layer pages stay exactly as they are.
     """
     usable = [w for w in words if w.bottom > w.top and w.text.strip() and not _DESCENDERS.search(w.text)]
-    if len(usable) < 12:
+    points = _baseline_points(usable)
+    if len(points) < 12:  # a few piles of points line up along some slant by chance
         return 0.0
     heights = sorted(w.bottom - w.top for w in usable)
     bin_size = max(heights[len(heights) // 2] / 10, 0.2)
-    points = _baseline_points(usable)
 
     def sharpness(slope: float) -> int:
         counts: dict[int, int] = {}

@@ -172,6 +172,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     pending: list[tuple[str, TextLine]] = []
     rows_seen = 0
     header_found = False
+    first_header_page = lines[0].page_number if lines else 0
     ended = False
     current_page = None
     page_rows = 0  # rows read on the current page
@@ -187,6 +188,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
             if two_line is not None:
                 header, skip = two_line, position + 1
         if header is not None and not ended:
+            if not header_found:
+                first_header_page = line.page_number
             columns, header_found, pending, page_done = _with_lost_description(header), True, [], False
             if line.page_number != current_page:
                 page_rows = 0
@@ -240,7 +243,12 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     if not header_found:
         receipt = _receipt_items(lines, decimal_separator)
         return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
-    items = _without_row_numbers([_to_item(row) for row in _with_lost_column_points(_with_lost_quantity_column(rows))])
+    items = _without_row_numbers([_to_item(row) for row in _with_lost_column_points(_with_lost_quantity_column(rows))],
+                                 scanned=_scanned(lines))
+    if first_header_page > lines[0].page_number:
+        # the table began on an earlier page whose header OCR lost: its rows are found by arithmetic
+        earlier = [line for line in lines if line.page_number < first_header_page]
+        items = [*_arithmetic_table(earlier, decimal_separator).items, *items]
     # an amount alone names no item: a totals line whose label OCR lost
     items = [item for item in items if item.description or item.quantity is not None or item.unit_price is not None]
     if not items:  # a header whose amount column we cannot name ("Value", "Ext."): rows by arithmetic
@@ -404,20 +412,30 @@ _EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_
 _SQUARE_METRE = re.compile(r"(?:(?<=g/)m(?:\?2?|\*|z2?|2|7)?|(?<=\()m(?:\?2?|\*|z2?|2|7))(?=[),.\s]|$)")
 
 
-def _without_row_numbers(items: list[LineItem]) -> list[LineItem]:
+def _without_row_numbers(items: list[LineItem], *, scanned: bool) -> list[LineItem]:
     """Descriptions without stray OCR marks at their edges and without a position column that was
     read into them (its header unreadable): leading integers that count up the rows, mostly by one."""
     items = [replace(item, description=_SQUARE_METRE.sub("m²", _EDGE_MARKS.sub("", item.description)))
              for item in items]
     ordinals = [_LEADING_ORDINAL.match(item.description) for item in items]
-    if len(items) >= 2 and all(ordinals):
-        numbers = [int(m.group(1)) for m in ordinals if m is not None]
-        steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
-        # counting rows: always up, mostly by one (a row lost to OCR skips a number)
-        if all(step > 0 for step in steps) and sum(step == 1 for step in steps) >= 0.7 * len(steps):
-            items = [replace(item, description=item.description[m.end():])
-                     for item, m in zip(items, ordinals, strict=True) if m is not None]
+    numbered = [(row, int(m.group(1))) for row, m in enumerate(ordinals) if m is not None]
+    # all rows numbered, or on a scan nearly all (OCR misread a few numbers: "El" for 8)
+    if len(numbered) >= 2 and (all(ordinals) or (scanned and len(numbered) >= _NUMBERED_SCAN * len(items))):
+        steps = [(b - a, row_b - row_a) for (row_a, a), (row_b, b) in zip(numbered, numbered[1:], strict=False)]
+        # counting rows: always up, mostly by one a row (a row lost to OCR skips a number)
+        if all(step > 0 for step, _ in steps) and sum(step == rows for step, rows in steps) >= 0.7 * len(steps):
+            items = [replace(item, description=_EDGE_MARKS.sub("", item.description[m.end():]) if m else item.description)
+                     for item, m in zip(items, ordinals, strict=True)]
     return items
+
+
+#: the share of a scanned table's rows that must start with a counting number for it to be a position column
+_NUMBERED_SCAN = 0.8
+
+
+def _scanned(lines: Sequence[TextLine]) -> bool:
+    """Whether the lines were read by OCR (a text layer's words carry no confidence)."""
+    return any(w.confidence is not None for line in lines for w in line.words)
 
 
 #: "2 x 3,50", "1.5 × 4.00", "3 @ 1.99": a till receipt's quantity times unit price, also with the marks
@@ -495,7 +513,7 @@ def _arithmetic_table(lines: Sequence[TextLine], decimal_separator: str | None) 
             last = line
         else:
             pending.append((text, line))
-    items = _without_row_numbers(rows)
+    items = _without_row_numbers(rows, scanned=_scanned(lines))
     return LineItemTable(tuple(items), len(items), False)
 
 

@@ -159,6 +159,23 @@ def test_a_slanted_scan_whose_phrases_ocr_boxed_level_is_still_levelled():
     assert [len(line.words) for line in group_lines(page)] == [7, 7, 7, 7]
 
 
+def test_a_few_ocr_rows_each_boxed_as_one_phrase_are_no_evidence_of_a_slant():
+    from quire.extraction.layout import estimate_skew
+    from tests.unit.extraction.conftest import page_from_text
+
+    # seven rows whose words share their row's box: seven baseline points, which some slant lines up by chance
+    page = page_from_text("""
+Nr.  Omschrijving                Aantal      Prijs      Bedrag
+1    Service op locatie            6,75     677,20    4.571,10
+2    Tonercartridge zwart          2,00      13,00       26,00
+3    Arbeidsloon                  50,00     832,00   41.600,00
+4    Training medewerkers          5,00   2.242,00   11.210,00
+5    Projectmanagement             1,50      30,00       45,00
+                                        Subtotaal   57.452,10
+""", confidence=0.9)
+    assert estimate_skew(page.words) == 0.0
+
+
 def test_ocr_specks_are_dropped_but_text_layer_punctuation_is_kept():
     page = _page(Word("Total", 10, 10, 40, 20, 0.9), Word(":", 60, 10, 60.5, 20, 0.3),
                  Word("9.00", 100, 10, 124, 20, 0.9))

@@ -503,3 +503,41 @@ Datenmigration SN9034          1,00         87,41          87,41
 """), ",")
     assert rows == [("Kaffeebohnen, Bio (kg)", "2", "13.78", "27.56"),
                     ("Datenmigration SN9034", "1", "87.41", "87.41")]
+
+
+def _scanned(document: ParsedDocument) -> ParsedDocument:
+    return ParsedDocument(tuple(replace(page, words=tuple(replace(w, confidence=0.9) for w in page.words))
+                                for page in document.pages))
+
+
+def test_rows_on_a_page_before_the_first_readable_header_are_found_by_arithmetic(make_document):
+    # OCR lost page 1's column heads; page 2 repeats them above the last row
+    rows, _ = _rows(make_document("""
+Factuur 202422357
+1  Service op locatie          6,75      677,20      4.571,10
+2  Tonercartridge zwart        2,00       13,00         26,00
+Transport                                          4.597,10
+""", """
+Nr.  Omschrijving         Hoeveelheid    Tarief        Bedrag
+3  Projectmanagement           1,50       30,00         45,00
+                                   Subtotaal       4.642,10
+"""), ",")
+    assert rows == [("Service op locatie", "6.75", "677.20", "4571.10"),
+                    ("Tonercartridge zwart", "2", "13.00", "26.00"), ("Projectmanagement", "1.5", "30.00", "45.00")]
+
+
+def test_a_scanned_position_column_is_dropped_though_ocr_misread_one_of_its_numbers(make_document):
+    # the table's header OCR lost: rows found by arithmetic, the position numbers read into the text
+    document = make_document("""
+1    Service op locatie            6,75     677,20    4.571,10
+2    Tonercartridge zwart          2,00      13,00       26,00
+El   Arbeidsloon                  50,00     832,00   41.600,00
+4 |  Training medewerkers          5,00   2.242,00   11.210,00
+5    Projectmanagement             1,50      30,00       45,00
+                                        Subtotaal   57.452,10
+""")
+    rows, _ = _rows(_scanned(document), ",")
+    assert [row[0] for row in rows] == ["Service op locatie", "Tonercartridge zwart", "El Arbeidsloon",
+                                        "Training medewerkers", "Projectmanagement"]
+    digital, _ = _rows(document, ",")  # a text layer's numbering is as printed: all or nothing
+    assert [row[0] for row in digital][:2] == ["1 Service op locatie", "2 Tonercartridge zwart"]
