@@ -819,6 +819,29 @@ def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]
     return numbers
 
 
+def _with_lost_leading_digit(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]:
+    """Quantity x price = amount restored where OCR lost a number's first digit ("$427.90" for 5,427.90, a
+    speck where the "5" was) or read a cell's rule as one ("410" for 10): the number the other two make,
+    exactly, is the one read with one leading digit more or less."""
+    quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
+    if quantity is None or price is None or amount is None or min(quantity.value, price.value, amount.value) <= 0 \
+            or _fits(quantity.value, price.value, amount.value):
+        return numbers
+    implied = {"amount": quantity.value * price.value, "unit_price": amount.value / quantity.value,
+               "quantity": amount.value / price.value}
+    repairs = []
+    for kind, value in implied.items():
+        places = _QUANTITY_PLACES if kind == "quantity" else Decimal("0.01")
+        if value != value.quantize(places):
+            continue
+        shown = format_quantity if kind == "quantity" else format_amount
+        made, read = shown(value), shown(numbers[kind].value)
+        if (len(made) == len(read) + 1 and made.endswith(read)) or (len(read) == len(made) + 1 and read.endswith(made)):
+            repairs.append({**numbers, kind: replace(numbers[kind], value=value, has_fraction=kind != "quantity")})
+    # 3 x "196.00" = "3,588.00": the price's "1" lost, or the amount's "3" a rule? Either; so neither
+    return repairs[0] if len(repairs) == 1 else numbers
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
     if not all(kind in numbers for kind in _NUMERIC_KINDS) \
@@ -829,7 +852,7 @@ def _to_item(row: _Row) -> LineItem:
             left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
-    numbers = _complete_by_division(_with_lost_points(numbers), row.column_kinds)
+    numbers = _complete_by_division(_with_lost_leading_digit(_with_lost_points(numbers)), row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

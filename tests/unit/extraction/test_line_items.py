@@ -541,3 +541,19 @@ El   Arbeidsloon                  50,00     832,00   41.600,00
                                         "Training medewerkers", "Projectmanagement"]
     digital, _ = _rows(document, ",")  # a text layer's numbering is as printed: all or nothing
     assert [row[0] for row in digital][:2] == ["1 Service op locatie", "2 Tonercartridge zwart"]
+
+
+def test_a_first_digit_ocr_lost_or_a_rule_it_read_as_one_is_undone_where_the_arithmetic_is_unambiguous(
+        make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Delivery and handling              6         904.65       427.90
+Disposal of old equipment          3         196.00     3,588.00
+Network switch 24-port           410       1,614.00    16,140.00
+Office chair                       3          10.00        10.00
+                                          Subtotal     25,165.90
+"""))
+    assert rows == [("Delivery and handling", "6", "904.65", "5427.90"),
+                    ("Disposal of old equipment", "3", "196.00", "3588.00"),  # a lost "1" or a "3" too many
+                    ("Network switch 24-port", "10", "1614.00", "16140.00"),
+                    ("Office chair", "3", "10.00", "10.00")]  # 30.00 is no digit lost: left as printed
