@@ -32,7 +32,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-27"
+EXTRACTOR_VERSION = "generic-28"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -671,7 +671,7 @@ def _tax_summary_total(context: DocumentContext) -> FieldValue | None:
 _TITLE_ONLY = re.compile(
     r"^\W*(?:(?:tax|commercial|pro[\s-]?forma|simplified|official|cash|sales)?\s*"
     r"(?:invoice|receipt|bill|credit\s*note|purchase\s*order|rechnung|gutschrift|facture|avoir|factuur|"
-    r"creditnota|quittung|re[çc]u)s?|cash\s*bill)\W*$",
+    r"creditnota|quittung|re[çc]u|credit\s*memo|rechnungskorrektur|bestellung|bestelling)s?|cash\s*bill)\W*$",
     re.IGNORECASE)
 #: a company registration number ("(860671-D)", "002043319-W", "ROC NO. : (1072825-A)", "CO-REG:860671-D")
 _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]]?", re.IGNORECASE)
@@ -773,16 +773,19 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     head = first_page[:min(20, table_start)]
     vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
                          and p not in blocked), None)
-    candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(segment)]
+    candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(_name_part(segment))]
     labelled = _name_after_label(head[vendor_block]) if vendor_block is not None else None
     if labelled is not None:
         first_page[vendor_block] = head[vendor_block] = labelled  # "Seller: ACME Ltd": the name alone
         candidates = [vendor_block] + [p for p in candidates if p > vendor_block]
     elif vendor_block is not None:
         candidates = [p for p in candidates if p > vendor_block] or candidates
-    with_suffix = [p for p in candidates[:6] if labels.COMPANY_SUFFIX.search(_UNIT_IN_PARENTHESES.sub("", head[p].text))]
+    with_suffix = [p for p in candidates[:6]
+                   if labels.COMPANY_SUFFIX.search(_UNIT_IN_PARENTHESES.sub("", _name_part(head[p]).text))]
     footer = None
     if not candidates:
+        footer = _payee(first_page, blocked)
+    if footer is None and not candidates:
         # rows that carry money (item rows, totals) are never the foot's company line
         money_rows = {line.index for line in first_lines if any(n.has_fraction for n in find_numbers(line, None))}
         footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows})
@@ -793,7 +796,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
         name_position = _mark_above(head, candidates, name_position)
-    first_page[name_position] = _widen_name(first_page, name_position)
+    first_page[name_position] = _name_part(_widen_name(first_page, name_position))
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
@@ -832,9 +835,9 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
     return above[-1] if above else position
 
 
-def _name_after_label(segment: TextLine) -> TextLine | None:
+def _name_after_label(segment: TextLine, label: re.Pattern[str] = labels.VENDOR_BLOCK) -> TextLine | None:
     """The name printed after a vendor label on the label's own line ("From: ACME Ltd"), if any."""
-    match = labels.VENDOR_BLOCK.search(segment.text)
+    match = label.search(segment.text)
     if match is None:
         return None
     words = [w for w, start in zip(segment.words, segment.word_starts(), strict=True) if start >= match.end()]
@@ -842,6 +845,36 @@ def _name_after_label(segment: TextLine) -> TextLine | None:
         words.pop(0)  # the label's own colon, set apart ("Fournisseur :")
     rest = TextLine(segment.page_number, segment.index, tuple(words)) if words else None
     return rest if rest is not None and _is_name_like(rest) else None
+
+
+def _payee(segments: list[TextLine], blocked: set[int]) -> int | None:
+    """Position of the account holder the payment details name ("Payable to: ACME Ltd"), the name alone
+    put in its place: on an invoice that names its issuer nowhere else, the vendor."""
+    for position, segment in enumerate(segments):
+        named = _name_after_label(segment, labels.PAYEE) if position not in blocked else None
+        if named is not None:
+            segments[position] = named
+            return position
+    return None
+
+
+#: what a one-line sender strip sets between name, street and city ("ACME Ltd · 1 High St · Leeds")
+_STRIP_SEPARATORS = frozenset("·|–•")
+
+
+def _name_part(segment: TextLine) -> TextLine:
+    """A segment without what a sender strip or a tagline prints after the name on its line
+    ("ACME Ltd | 1 High St | VAT GB123", "ACME LTD | Since 1987"). Text layers only: OCR reads a
+    letter or a rule mark beside a name as "|" too."""
+    if _is_scanned(segment):
+        return segment
+    cut = next((i for i, word in enumerate(segment.words) if i and word.text in _STRIP_SEPARATORS), None)
+    return segment if cut is None else TextLine(segment.page_number, segment.index, segment.words[:cut])
+
+
+def _is_scanned(segment: TextLine) -> bool:
+    """Whether OCR read the segment (its words carry a confidence) rather than a text layer."""
+    return any(word.confidence is not None for word in segment.words)
 
 
 #: the page foot: segments starting this far down the page's text
@@ -866,13 +899,16 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
     # a legal form standing alone has its name somewhere left of it on the row
     alone = labels.LEGAL_FORM.fullmatch(name.text.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(name.text)
     limit = (12 if alone else 5) * name.char_width()
+    scanned = _is_scanned(name)
     for neighbour in (segments[position - 1] if position > 0 else None,
                       segments[position + 1] if position + 1 < len(segments) else None):
         if neighbour is None or neighbour.index != name.index:
             continue
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text
-        if gap <= limit and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
+        # a tagline beside a name is set smaller; OCR's boxes follow the ink, so scans are not compared
+        other_size = not scanned and not 0.7 <= neighbour.height / name.height <= 1 / 0.7
+        if gap <= limit and not other_size and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
                 and len(_LETTERS.findall(text)) >= 2 and not labels.CUSTOMER_BLOCK.search(text) \
                 and not labels.VENDOR_BLOCK.search(text) and not any(ch.isdigit() for ch in text):
             words.extend(neighbour.words)

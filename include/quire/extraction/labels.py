@@ -144,12 +144,24 @@ CUSTOMER_BLOCK = _any(
     r"\bbill(?:ed)?\s*to\b", r"\binvoice\s*to\b", r"^\s*an\s*:?\s*$", r"^\s*aan\s*:?\s*$", r"\bship(?:ped)?\s*to\b", r"\bsold\s*to\b", r"\bcustomer\b", r"\bclient\b",
     r"\bdeliver\s*to\b", r"\brechnungsempf\s?\w{0,2}nger", r"\brechnungsadresse", r"\blieferadresse", r"\bkunde\b",
     r"\ban\s*:", r"\bfactur[ée]\s*[àa]\b", r"\blivr[ée]\s*[àa]\b", r"\bdestinataire\b", r"\bklant\b",
-    r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:",
+    r"\bfactuuradres\b", r"\bafleveradres\b", r"\baan\s*:", r"\blieferanschrift\b", r"\bversandadresse\b",
+    r"\bdelivery\s*address\b", r"\badresse\s*de\s*livraison\b", r"\blieu\s*de\s*livraison\b", r"\bleveradres\b",
+    r"\bbezorgadres\b",
 )
 #: the block that names the issuer of the document, where a layout prints one
-VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
+VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier(?:\s*details)?\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
                     r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:",
-                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b", r"\b[ée]metteur\b", r"\bverkoper\b")
+                    r"\babsender\b", r"\bexp[ée]diteur\b", r"\bafzender\b", r"\b[ée]metteur(?:\s*de\s*la\s*facture)?\b",
+                    r"\bverkoper\b", r"\bissued\s*by\b", r"\binvoice\s*from\b", r"\bbilled\s*by\b",
+                    r"\brechnungssteller\b", r"\baussteller\b", r"\bleistungserbringer\b", r"\brechnung\s*von\b",
+                    r"\b[ée]mis\s*par\b", r"\bfactur[ée]\s*par\b", r"\bprestataire\b", r"\buitgegeven\s*door\b",
+                    r"\bgefactureerd\s*door\b", r"\bdienstverlener\b", r"\bfactuur\s*van\b")
+#: how payment details name the account holder: on some invoices the only place the vendor is named
+PAYEE = _any(r"\b(?:please\s*)?make\s*(?:cheques|checks)\s*payable\s*to\b", r"\bpayable\s*to\b",
+             r"\baccount\s*(?:name|holder)\b", r"\bbeneficiary\b", r"\bkontoinhaber(?:in)?\b",
+             r"\bzahlungsempf\s?\w{0,2}nger\b", r"^\W*empf\s?\w{0,2}nger\s*:", r"\b(?:ch[èe]ques?\s*)?[àa]\s*l\W?\s*ordre\s*de\b",
+             r"\btitulaire\s*du\s*compte\b", r"\bb[ée]n[ée]ficiaire\b", r"\brekeninghouder\b", r"\bten\s*name\s*van\b",
+             r"\bbegunstigde\b")
 #: on a purchase order the buyer issues the document: its "Supplier" block names the addressee
 SUPPLIER_BLOCK = _any(r"\bseller\b", r"\bsupplier\b", r"\bvendor\b", r"\bverk[äa]ufer\b", r"\blieferant\b",
                       r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b")

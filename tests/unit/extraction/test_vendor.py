@@ -233,3 +233,81 @@ def test_a_receipt_keeps_the_short_words_ocr_read_unsurely(make_document):
     # thermal print: "TA" and "K" of the shop's name read at low confidence are its text, not dust
     text = "BOOK TA K (TAMAN DAYA) SDN BHD\nNO.5 JALAN KENARI\nTotal 9.00\n"
     assert _vendor(make_document, text, "receipt", unsure=("TA", "K"))[0] == "BOOK TA K (TAMAN DAYA) SDN BHD"
+
+
+@pytest.mark.parametrize("label", ["Issued by:", "Rechnungssteller:", "Émis par :", "Uitgegeven door:"])
+def test_an_issuing_label_before_the_name_is_no_part_of_it(make_document, label):
+    text = (f"{label} Lambert & Fils SARL                    INVOICE\n"
+            "12 Rue de la Paix\n"
+            "75002 Paris\n")
+    assert _vendor(make_document, text)[0] == "Lambert & Fils SARL"
+
+
+def test_an_issuing_label_on_a_line_of_its_own_is_not_the_name(make_document):
+    # a window-envelope layout: the customer's block on top, the issuer's well below it, named without a legal form
+    text = ("                                              FACTUUR\n"
+            "Factuuradres\n"
+            "Software Walsh Corp.\n"
+            "10 Oak Street, Austin, TX 78701\n"
+            + "\n" * 7
+            + "Gefactureerd door\n"
+            "Schoonmaak Thomas Vermeulen\n"
+            "Molenweg 193\n"
+            "2000 Antwerpen\n")
+    assert _vendor(make_document, text) == ("Schoonmaak Thomas Vermeulen", "Molenweg 193, 2000 Antwerpen")
+
+
+def test_a_vendor_named_only_as_the_payee_of_the_bank_details(make_document):
+    head = ["                                                  INVOICE",
+            "",
+            "Invoice No.: 2024-118                        Issue date: 06/30/2024",
+            "",
+            "Qty       Description               Price      Amount",
+            "2         Coffee beans              20.00       40.00",
+            "                                    Total       40.00"]
+    foot = ["Payment details",
+            "Account name: Murphy Foster LLC",
+            "IBAN GB29 NWBK 6016 1331 9268 19"]
+    text = "\n".join(head + [""] * (46 - len(head)) + foot) + "\n"
+    assert _vendor(make_document, text)[0] == "Murphy Foster LLC"
+
+
+def test_a_one_line_sender_strip_gives_the_name_alone(make_document):
+    text = ("Carter & Palmer Ltd · 12 High Street · Leeds LS1 4AB        INVOICE\n"
+            "\n"
+            "Bill to\n"
+            "Software Walsh Corp.\n"
+            "10 Oak Street, Austin, TX 78701\n")
+    assert _vendor(make_document, text)[0] == "Carter & Palmer Ltd"
+
+
+def test_a_smaller_tagline_beside_the_name_is_no_part_of_it(make_document):
+    document = make_document("Brandt Consulting GmbH   Beratung seit 1987      RECHNUNG\n"
+                             "Hauptallee 122\n"
+                             "70173 Stuttgart\n")
+    page = document.pages[0]
+    # the tagline is set at 6 points where the name is 10
+    words = tuple(replace(w, bottom=w.top + 6.0) if w.text in ("Beratung", "seit") else w for w in page.words)
+    document = ParsedDocument((replace(page, words=words),))
+    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == "Brandt Consulting GmbH"
+
+
+def test_a_credit_memo_title_beside_the_name_is_no_part_of_it(make_document):
+    text = ("Reed Logistics Ltd   CREDIT MEMO\n"
+            "86 Market Road\n"
+            "Edinburgh EH1 1YZ\n")
+    assert _vendor(make_document, text, "credit_note")[0] == "Reed Logistics Ltd"
+
+
+def test_a_delivery_address_block_is_the_customers(make_document):
+    # the delivery address names a company with a legal form above the vendor's own block
+    text = ("                                              RECHNUNG\n"
+            "Lieferanschrift\n"
+            "Software Walsh GmbH\n"
+            "Oststraße 10, 10115 Berlin\n"
+            + "\n" * 7
+            + "Krüger & Koch OG\n"
+            "Am Berg 135\n"
+            "6020 Innsbruck\n")
+    assert _vendor(make_document, text) == ("Krüger & Koch OG", "Am Berg 135, 6020 Innsbruck")
