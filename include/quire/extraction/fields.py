@@ -866,15 +866,10 @@ def _name_part(segment: TextLine) -> TextLine:
     """A segment without what a sender strip or a tagline prints after the name on its line
     ("ACME Ltd | 1 High St | VAT GB123", "ACME LTD | Since 1987"). Text layers only: OCR reads a
     letter or a rule mark beside a name as "|" too."""
-    if _is_scanned(segment):
+    if segment.scanned:
         return segment
     cut = next((i for i, word in enumerate(segment.words) if i and word.text in _STRIP_SEPARATORS), None)
     return segment if cut is None else TextLine(segment.page_number, segment.index, segment.words[:cut])
-
-
-def _is_scanned(segment: TextLine) -> bool:
-    """Whether OCR read the segment (its words carry a confidence) rather than a text layer."""
-    return any(word.confidence is not None for word in segment.words)
 
 
 #: the page foot: segments starting this far down the page's text
@@ -899,7 +894,6 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
     # a legal form standing alone has its name somewhere left of it on the row
     alone = labels.LEGAL_FORM.fullmatch(name.text.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(name.text)
     limit = (12 if alone else 5) * name.char_width()
-    scanned = _is_scanned(name)
     for neighbour in (segments[position - 1] if position > 0 else None,
                       segments[position + 1] if position + 1 < len(segments) else None):
         if neighbour is None or neighbour.index != name.index:
@@ -907,7 +901,7 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text
         # a tagline beside a name is set smaller; OCR's boxes follow the ink, so scans are not compared
-        other_size = not scanned and not 0.7 <= neighbour.height / name.height <= 1 / 0.7
+        other_size = not name.scanned and not 0.7 <= neighbour.height / name.height <= 1 / 0.7
         if gap <= limit and not other_size and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
                 and len(_LETTERS.findall(text)) >= 2 and not labels.CUSTOMER_BLOCK.search(text) \
                 and not labels.VENDOR_BLOCK.search(text) and not any(ch.isdigit() for ch in text):

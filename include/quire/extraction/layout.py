@@ -60,6 +60,11 @@ class TextLine:
         return median(w.bottom - w.top for w in self.words)
 
     @property
+    def scanned(self) -> bool:
+        """Whether OCR read the line: a text layer's words carry no confidence."""
+        return any(w.confidence is not None for w in self.words)
+
+    @property
     def confidence(self) -> float:
         """Mean OCR confidence of the words; 1.0 for a text layer, which has no scores."""
         scores = [w.confidence for w in self.words if w.confidence is not None]
@@ -398,8 +403,7 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     # a space used as a thousands separator ("1 234,56") is a convention of decimal-comma documents;
     # elsewhere only a gap narrower than a character joins two digit groups. OCR boxes the ink, so a
     # narrow head ("1") stands further from its group than the printed space
-    scanned = any(w.confidence is not None for w in words)
-    gap_limit = ((1.5 if scanned else 1.05) if decimal_separator == "," else 0.6) * line.char_width()
+    gap_limit = ((1.5 if line.scanned else 1.05) if decimal_separator == "," else 0.6) * line.char_width()
     i = 0
     while i < len(words):
         word = words[i]

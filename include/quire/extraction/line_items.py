@@ -324,7 +324,7 @@ def _with_lost_column_points(rows: list[_Row]) -> list[_Row]:
     (150.00, 2112.01). Read as it stood, the lost point made a quantity of 100 by division, or a price a
     hundred times too high. Integers of fewer digits than a cent amount has, and text-layer tables, whose
     numbers are exact, stay as printed."""
-    scanned = [row for row in rows if any(w.confidence is not None for w in row.line.words)]
+    scanned = [row for row in rows if row.line.scanned]
     for kind in ("unit_price", "amount"):
         cells = [row.numbers[kind] for row in scanned if kind in row.numbers]
         printed = [match for token in cells if token.has_fraction and (match := _FRACTION_DIGITS.search(token.text))]
@@ -434,8 +434,8 @@ _NUMBERED_SCAN = 0.8
 
 
 def _scanned(lines: Sequence[TextLine]) -> bool:
-    """Whether the lines were read by OCR (a text layer's words carry no confidence)."""
-    return any(w.confidence is not None for line in lines for w in line.words)
+    """Whether the lines were read by OCR."""
+    return any(line.scanned for line in lines)
 
 
 #: "2 x 3,50", "1.5 × 4.00", "3 @ 1.99": a till receipt's quantity times unit price, also with the marks
