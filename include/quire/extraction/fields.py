@@ -785,10 +785,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     footer = None
     if not candidates:
         footer = _payee(first_page, blocked)
-    if footer is None and not candidates:
-        # rows that carry money (item rows, totals) are never the foot's company line
-        money_rows = {line.index for line in first_lines if any(n.has_fraction for n in find_numbers(line, None))}
-        footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows})
+        if footer is None:
+            # rows that carry money (item rows, totals) are never the foot's company line
+            money_rows = {line.index for line in first_lines if any(n.has_fraction for n in find_numbers(line, None))}
+            footer = _footer_name(first_page, blocked | {p for p, s in enumerate(first_page) if s.index in money_rows})
     if footer is not None:
         name_position = footer
     elif not candidates:
