@@ -10,7 +10,9 @@ Per PDF page:
    A scanned page that already carries an OCR text layer therefore is not OCRed again.
 2. Otherwise the page is rendered (dpi from :func:`choose_render_dpi`, pixel
    budget checked first) and OCRed. Vector-drawn text, scans and garbage text
-   layers all end here.
+   layers all end here. A scan of lower resolution than ``ocr_dpi`` is read a
+   second time as the scanner made it (see :func:`scan_resolution`), and the
+   reading with more confidently read characters is kept.
 3. A blank rendering, or OCR that finds nothing, gives ``TextMethod.EMPTY``,
    unless the text layer had a little good text (a lone page number), which is kept.
 Images (PNG, JPEG, TIFF frames) are always OCRed.
@@ -37,7 +39,7 @@ from quire.engines.inspect import (
 )
 from quire.engines.ocr import OcrEngine, OcrResult
 from quire.engines.quality import text_quality, usable_char_count
-from quire.engines.raster import choose_render_dpi, is_blank, render_page
+from quire.engines.raster import choose_render_dpi, is_blank, render_page, scan_resolution
 from quire.engines.textlayer import PYPDFIUM_ENGINE, TextLayer, extract_text_layer
 from quire.errors import UnreadableDocumentError
 from quire.model import PageText, TextMethod
@@ -96,12 +98,21 @@ class DocumentReader:
         self.close()
 
     def _ocr_page(self, number: int, image: Image.Image, dpi: int, size: PageSize,
-                  fallback: TextLayer | None = None) -> PageText:
-        """OCR a rendered page; a blank page or an empty OCR result ends as EMPTY (or the fallback)."""
+                  fallback: TextLayer | None = None,
+                  alternative: tuple[Image.Image, int] | None = None) -> PageText:
+        """OCR a rendered page; a blank page or an empty OCR result ends as EMPTY (or the fallback).
+
+        ``alternative`` is another rendering of the same page (image, dpi), read too; the reading
+        with more confident characters wins, ``image``'s on a tie.
+        """
         engine = f"{self.ocr.name} {self.ocr.version}"
         if is_blank(image):
             return self._empty_or_fallback(number, size, engine, fallback)
         result = self.ocr.recognize(image, dpi)
+        if alternative is not None:
+            other = self.ocr.recognize(*alternative)
+            if confident_characters(other) > confident_characters(result):
+                result = other
         if not result.text.strip():
             return self._empty_or_fallback(number, size, engine, fallback)
         width, height = _upright_size(size, result)
@@ -139,9 +150,11 @@ class PdfReader(DocumentReader):
                                 TextMethod.TEXT_LAYER, PYPDFIUM_ENGINE, quality)
             dpi = choose_render_dpi(page, size, self.settings.ocr_dpi, self.settings.max_page_pixels, number)
             image = render_page(page, dpi, number)
+            scan_dpi = scan_resolution(page, size, dpi)
+            as_scanned = None if scan_dpi is None else (render_page(page, scan_dpi, number), scan_dpi)
         finally:
             page.close()
-        return self._ocr_page(number, image, dpi, size, fallback=layer)
+        return self._ocr_page(number, image, dpi, size, fallback=layer, alternative=as_scanned)
 
     @staticmethod
     def _text_layer(page: pdfium.PdfPage, number: int) -> TextLayer:
@@ -184,6 +197,12 @@ def _ocr_mode(image: Image.Image) -> Image.Image:
         page.paste(rgba, mask=rgba.getchannel("A"))
         return page
     return image.convert("L" if image.mode in ("1", "I", "I;16", "F") else "RGB")
+
+
+def confident_characters(result: OcrResult) -> float:
+    """The characters read, each weighted by its word's confidence: a reading that lost half the page
+    scores half, and one that reads noise as letters gains little from it."""
+    return sum((word.confidence or 0.0) * len(word.text) for word in result.words)
 
 
 def _upright_size(size: PageSize, result: OcrResult) -> tuple[float, float]:

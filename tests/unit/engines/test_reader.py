@@ -8,11 +8,12 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from quire.engines.raster import choose_render_dpi, embedded_image_dpi
+from quire.engines.raster import choose_render_dpi, embedded_image_dpi, scan_resolution
 from quire.engines.inspect import PageSize
+from quire.engines.ocr import OcrResult
 from quire.engines.reader import open_document
 from quire.errors import DocumentTooLargeError, EngineError, PasswordRequiredError, UnreadableDocumentError
-from quire.model import TextMethod
+from quire.model import TextMethod, Word
 from tests.unit.engines.ocr_doubles import CountingOcrEngine, CrashingOcrEngine
 
 
@@ -29,7 +30,7 @@ def test_mixed_document_ocrs_only_pages_without_text(awkward_dir, engine_setting
     engine = CountingOcrEngine()
     pages = _read_all(awkward_dir / "ocrmypdf__multipage.pdf", engine_settings, engine)
     assert _ocr_pages(pages) == [1, 2, 3, 5, 6]
-    assert engine.calls == 5
+    assert engine.calls == 6  # page 1 is a 150 dpi scan: read at 300 dpi and as scanned
     assert pages[3].method is TextMethod.TEXT_LAYER and "Percentage" in pages[3].text
 
 
@@ -92,6 +93,34 @@ def test_embedded_image_dpi_ignores_the_placement_turn(awkward_dir) -> None:
         assert [round(embedded_image_dpi(document[i])) for i in range(4)] == [300] * 4
     finally:
         document.close()
+
+
+def test_scan_resolution_names_low_resolution_scans_only(awkward_dir) -> None:
+    with pdfium.PdfDocument(awkward_dir / "ocrmypdf__multipage.pdf") as multipage, \
+            pdfium.PdfDocument(awkward_dir / "ocrmypdf__cardinal.pdf") as cardinal:
+        found = [scan_resolution(page, PageSize(*page.get_size()), 300) for page in (*multipage, cardinal[0])]
+    # page 1: a 150 dpi scan; 2: 300 dpi; 3-4: 96 dpi strips covering a sliver; 5: a small 72 dpi image;
+    # 6: a 147 dpi image covering a tenth of the page; the cardinal: 300 dpi (299.99998 measured)
+    assert found == [150, None, None, None, None, None, None]
+
+
+class _SharpAtScanResolution(CountingOcrEngine):
+    """Reads a 300 dpi rendering as one faint word, the scan as printed as two sure ones."""
+
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        super().recognize(image, dpi)
+        if dpi == 300:
+            return OcrResult("Tot", (Word("Tot", 10, 10, 40, 20, 0.6),), 0.6)
+        return OcrResult("Total 12.50", (Word("Total", 10, 10, 40, 20, 0.8), Word("12.50", 50, 10, 80, 20, 0.7)), 0.75)
+
+
+def test_a_low_resolution_scan_keeps_the_reading_with_more_confident_characters(awkward_dir,
+                                                                                engine_settings) -> None:
+    engine = _SharpAtScanResolution()
+    with open_document(awkward_dir / "ocrmypdf__multipage.pdf", engine_settings, ocr=engine) as reader:
+        page = reader.read_page(1)
+    assert engine.dpis == [300, 150]
+    assert page.text == "Total 12.50"  # 5 x 0.8 + 5 x 0.7 = 7.5 confident characters against 3 x 0.6
 
 
 def test_render_dpi_never_exceeds_the_pixel_budget(awkward_dir) -> None:
