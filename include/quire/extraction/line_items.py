@@ -819,13 +819,17 @@ def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]
     return numbers
 
 
-def _with_lost_leading_digit(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]:
-    """Quantity x price = amount restored where OCR lost a number's first digit ("$427.90" for 5,427.90, a
-    speck where the "5" was) or read a cell's rule as one ("410" for 10): the number the other two make,
-    exactly, is the one read with one leading digit more or less."""
+def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine) -> dict[str, NumberToken]:
+    """Quantity x price = amount restored where OCR got one character of a number wrong: lost its first digit
+    ("$427.90" for 5,427.90, a speck where the "5" was), read a cell's rule as one ("410" for 10), or misread
+    or dropped a digit ("42" for 12, "15.5" for 1.5): the number the other two make, exactly, is the one read
+    with one character more, less or changed. A row whose discount on the line explains the difference
+    (5 x 524.00 less 20 % = 2096.00) is left as read."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if quantity is None or price is None or amount is None or min(quantity.value, price.value, amount.value) <= 0 \
             or _fits(quantity.value, price.value, amount.value):
+        return numbers
+    if any(_fits(quantity.value, price.value * (1 - rate / 100), amount.value) for rate in _percentages(line.text)):
         return numbers
     implied = {"amount": quantity.value * price.value, "unit_price": amount.value / quantity.value,
                "quantity": amount.value / price.value}
@@ -835,11 +839,26 @@ def _with_lost_leading_digit(numbers: dict[str, NumberToken]) -> dict[str, Numbe
         if value != value.quantize(places):
             continue
         shown = format_quantity if kind == "quantity" else format_amount
-        made, read = shown(value), shown(numbers[kind].value)
-        if (len(made) == len(read) + 1 and made.endswith(read)) or (len(read) == len(made) + 1 and read.endswith(made)):
+        if _one_edit_apart(shown(value), shown(numbers[kind].value)):
             repairs.append({**numbers, kind: replace(numbers[kind], value=value, has_fraction=kind != "quantity")})
     # 3 x "196.00" = "3,588.00": the price's "1" lost, or the amount's "3" a rule? Either; so neither
     return repairs[0] if len(repairs) == 1 else numbers
+
+
+_PERCENTAGE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s?%")
+
+
+def _percentages(text: str) -> list[Decimal]:
+    """The rates printed on a line ("20 %", "2,5%")."""
+    return [Decimal(match.group(1).replace(",", ".")) for match in _PERCENTAGE.finditer(text)]
+
+
+def _one_edit_apart(made: str, read: str) -> bool:
+    """Whether one character inserted, deleted or replaced turns ``read`` into ``made``."""
+    if len(made) == len(read):
+        return sum(a != b for a, b in zip(made, read, strict=True)) == 1
+    shorter, longer = sorted((made, read), key=len)
+    return len(longer) == len(shorter) + 1 and any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
 
 
 def _to_item(row: _Row) -> LineItem:
@@ -852,7 +871,8 @@ def _to_item(row: _Row) -> LineItem:
             left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
-    numbers = _complete_by_division(_with_lost_leading_digit(_with_lost_points(numbers)), row.column_kinds)
+    numbers = _complete_by_division(_with_one_misread_character(_with_lost_points(numbers), row.line),
+                                    row.column_kinds)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

@@ -557,3 +557,19 @@ Office chair                       3          10.00        10.00
                     ("Disposal of old equipment", "3", "196.00", "3588.00"),  # a lost "1" or a "3" too many
                     ("Network switch 24-port", "10", "1614.00", "16140.00"),
                     ("Office chair", "3", "10.00", "10.00")]  # 30.00 is no digit lost: left as printed
+
+
+def test_a_digit_ocr_misread_or_dropped_is_undone_unless_a_discount_on_the_line_explains_the_product(
+        make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Printed folders                   42           9.00       108.00
+Staff training                  15.5         126.66       189.99
+Delivery, 2 x 2 m                  5  524.00  20 %      2,096.00
+Office chair                       3          10.00        10.00
+                                          Subtotal      2,404.00
+"""))
+    assert rows == [("Printed folders", "12", "9.00", "108.00"),  # "42" for 12
+                    ("Staff training", "1.5", "126.66", "189.99"),  # a speck read as a "5"
+                    ("Delivery, 2 x 2 m", "5", "524.00", "2096.00"),  # 20 % off, not a misread 4
+                    ("Office chair", "3", "10.00", "10.00")]  # the quantity's "1" or the amount's "1"? neither
