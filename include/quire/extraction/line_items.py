@@ -407,9 +407,9 @@ _EDGE_MARKS = re.compile(r"^[\s\-—–‘’'\"`_.,:;|~*\[\]{}]+|[\s‘’'\"`_
 
 
 #: square metres in a unit, written one way ("m²"): as printed "m2", and as OCR reads the superscript two
-#: ("80 g/m?, box", "g/mz", "Reinigung (m*)", "(m7)") or drops it after "g/" (paper is weighed per m²);
-#: a question mark, star, "z" or "7" after "g/" or inside "( )" is no other unit
-_SQUARE_METRE = re.compile(r"(?:(?<=g/)m(?:\?2?|\*|z2?|2|7)?|(?<=\()m(?:\?2?|\*|z2?|2|7))(?=[),.\s]|$)")
+#: ("80 g/m?, box", "g/mz", "g/m’", "Reinigung (m*)", "(m7)", "(m’)") or drops it after "g/" (paper is
+#: weighed per m²); a question mark, star, apostrophe, "z" or "7" after "g/" or inside "( )" is no other unit
+_SQUARE_METRE = re.compile(r"(?:(?<=g/)m(?:\?2?|\*|z2?|2|7|[’'])?|(?<=\()m(?:\?2?|\*|z2?|2|7|[’']))(?=[),.\s]|$)")
 
 
 def _without_row_numbers(items: list[LineItem], *, scanned: bool) -> list[LineItem]:
@@ -467,7 +467,7 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
             if quantity is not None and unit_price is not None and quantity * unit_price - amount <= Decimal("0.01") \
                     and amount - quantity * unit_price <= Decimal("0.01"):
                 confidence = min(line.confidence, previous.confidence if previous is not None else 1.0)
-                rows.append(LineItem(" ".join(description.split()), format_quantity(quantity),
+                rows.append(LineItem(_SQUARE_METRE.sub("m²", " ".join(description.split())), format_quantity(quantity),
                                      format_amount(unit_price), format_amount(amount), confidence))
         previous = line
     return LineItemTable(tuple(rows), len(rows), False)

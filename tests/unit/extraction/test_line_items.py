@@ -474,11 +474,24 @@ Boxes of 12 (m*)                   1           4.00         4.00
 Copy paper A5, 80 g/m, box         1          20.00        20.00
 Carpet (mz)                        1          10.00        10.00
 Cable (m)                          2           1.00         2.00
-                              Subtotal                    212.00
+Photo paper, 200 g/m’, pack        1           9.00         9.00
+Window cleaning (m’)               4           2.00         8.00
+                              Subtotal                    229.00
 """))
     # one spelling for one unit, however printed or read; "(m)" may be metres
     assert [r[0] for r in rows] == ["Copy paper A4, 80 g/m², box", "Office cleaning (m²)", "Floor tiles (m²)",
-                                    "Boxes of 12 (m²)", "Copy paper A5, 80 g/m², box", "Carpet (m²)", "Cable (m)"]
+                                    "Boxes of 12 (m²)", "Copy paper A5, 80 g/m², box", "Carpet (m²)", "Cable (m)",
+                                    "Photo paper, 200 g/m², pack", "Window cleaning (m²)"]
+
+
+def test_square_metres_on_a_receipt_row_are_square_metres_too(make_document):
+    rows, _ = _rows(make_document("""
+Kassenbeleg
+Kopierpapier A4, 80 g/m?
+  2 x 4,50                          9,00
+Summe                               9,00
+"""), ",")
+    assert rows == [("Kopierpapier A4, 80 g/m²", "2", "4.50", "9.00")]
 
 
 def test_a_row_whose_amount_ocr_lost_is_priced_by_its_quantity_and_unit_price(make_document):
