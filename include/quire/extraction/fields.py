@@ -8,6 +8,7 @@ a lower confidence. A matching vendor template (templates.py) overrides what it 
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -32,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-30"
+EXTRACTOR_VERSION = "generic-31"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -795,7 +796,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return _MISSING, _MISSING
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
-        name_position = _mark_above(head, candidates, name_position)
+        name_position = _mark_above(head, candidates, name_position, receipt=doc_type == "receipt")
+        name_position = _spelled_out_below(head, candidates, name_position)
     first_page[name_position] = _name_part(_widen_name(first_page, name_position))
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
@@ -823,16 +825,55 @@ def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
     return kept
 
 
-def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
+def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int, *, receipt: bool) -> int:
     """A legal form standing alone under a word mark ("Wagner Logistik" / "e.K.") names the company
-    with the mark: the candidate right above it in its column, which the name then continues from."""
-    if not _LEGAL_FORM_ONLY.match(head[position].text):
-        return position
+    with the mark: the candidate right above it in its column, which the name then continues from.
+    So does the second line of a name set over two lines in large type ("Visser Techniek" / "Holding
+    B.V.", "Schäfer &" / "Zimmermann mbH"): stacked tightly under a line in type at least as large that
+    carries no legal form of its own and that it does not repeat (a mark "ACME" over "ACME Trading Ltd").
+    Not on a receipt, which prints its trading name over its company's ("AA PHARMACY" / "SUBANG
+    HEALTHCARE SDN BHD")."""
     form = head[position]
+    alone = _LEGAL_FORM_ONLY.match(form.text) is not None
+    if not alone and (receipt or form.height < _DISPLAY_TYPE * statistics.median(segment.height for segment in head)):
+        return position
     above = [p for p in candidates if p < position and head[p].index < form.index
              and abs(head[p].x0 - form.x0) <= 2 * form.char_width()
-             and form.top - head[p].bottom <= 0.8 * form.height]
+             and form.top - head[p].bottom <= (0.8 if alone else _STACKED_GAP) * form.height
+             and (alone or _first_line_of_name(head[p], form))]
     return above[-1] if above else position
+
+
+def _spelled_out_below(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
+    """A word mark ("WAGNER") with the full name right under it, starting with the mark ("Wagner
+    Gebäudereinigung"): the full name's position."""
+    mark = head[position]
+    words = [w.text.casefold() for w in mark.words]
+    for p in candidates:
+        below = head[p]
+        if p <= position or below.index == mark.index:
+            continue
+        if below.top - mark.bottom > mark.height or abs(below.x0 - mark.x0) > 2 * below.char_width():
+            return position
+        spelled = [w.text.casefold() for w in below.words]
+        return p if len(spelled) > len(words) and spelled[:len(words)] == words else position
+    return position
+
+
+#: the lines of a name set over two lines stand this close (a share of the lower line's height)
+_STACKED_GAP = 0.5
+#: ... and in display type: this many times the head's median line height
+_DISPLAY_TYPE = 1.3
+
+
+def _first_line_of_name(upper: TextLine, lower: TextLine) -> bool:
+    """Whether ``upper`` begins the name ``lower`` ends: as large, without a legal form, not repeated below."""
+    repeated = [w.text.casefold() for w in lower.words[:len(upper.words)]] == [w.text.casefold() for w in upper.words]
+    return upper.height >= _SAME_SIZE * lower.height and not labels.LEGAL_FORM.search(upper.text) and not repeated
+
+
+#: type counts as the same size down to this ratio of heights (text layers measure type, OCR ink: both fit)
+_SAME_SIZE = 0.95
 
 
 def _name_after_label(segment: TextLine, label: re.Pattern[str] = labels.VENDOR_BLOCK) -> TextLine | None:

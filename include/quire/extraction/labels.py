@@ -175,6 +175,8 @@ _LEGAL_FORMS = (
     r"\bsa\b", r"\beurl\b", r"\bb\.?v\.?(?!\w)", r"\bn\.?v\.?(?!\w)", r"\bv\.?o\.?f\.?(?!\w)", r"\bbvba\b",
     r"\bsrl\b", r"\bs[àa]\s?r\.?\s?l\b", r"\bs\.\s?[àa]\s?r\.?\s?l\b", r"\bog\b", r"\be\.\s?u\.", r"\bs\.?a\.?s\.?(?!\w)", r"\bpty\b",
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
+    # "Schäfer & Zimmermann mbH", a cooperative's "e.G." / "eG" (never "e.g."), a Dutch "C.V.", a French "SASU"
+    r"\bmbh\b", r"\be\.\s?(?-i:G)\.", r"\b(?-i:eG)\b", r"\bc\.v\.(?!\w)", r"\b(?-i:CV)\b", r"\bsasu\b",
 )
 #: a legal form: the end of a company's name
 LEGAL_FORM = _any(*_LEGAL_FORMS)

@@ -311,3 +311,59 @@ def test_a_delivery_address_block_is_the_customers(make_document):
             "Am Berg 135\n"
             "6020 Innsbruck\n")
     assert _vendor(make_document, text) == ("Krüger & Koch OG", "Am Berg 135, 6020 Innsbruck")
+
+
+def _in_display_type(document: ParsedDocument, rows: tuple[int, ...]) -> ParsedDocument:
+    """The document with the left half of ``rows`` set in larger type: 14 points tall where the rest are 10,
+    growing upwards, so stacked rows touch."""
+    page = document.pages[0]
+    words = tuple(replace(w, top=w.bottom - 14.0) if round(w.top / 14.0) in rows and w.x0 < 240 else w
+                  for w in page.words)
+    return ParsedDocument((replace(page, words=words),))
+
+
+def _vendor_of(document: ParsedDocument, doc_type: str = "invoice") -> tuple[str | None, str | None]:
+    fields = extract_fields(document, Classification(doc_type, 0.9, "test"), templates=(), settings=SETTINGS).fields
+    return fields["vendor_name"].value, fields["vendor_address"].value
+
+
+@pytest.mark.parametrize(("first", "second", "name"), [
+    ("Visser Techniek", "Holding B.V.", "Visser Techniek Holding B.V."),
+    ("Schäfer &", "Zimmermann mbH", "Schäfer & Zimmermann mbH"),
+])
+def test_a_name_set_over_two_lines_in_large_type_is_read_whole(make_document, first: str, second: str, name: str):
+    document = make_document(f"\n{first:<48}Factuur\n{second:<48}Factuurnr.: 202546773\n"
+                             "Herenstraat 192\n3511 LX Utrecht\n")
+    assert _vendor_of(_in_display_type(document, (1, 2))) == (name, "Herenstraat 192, 3511 LX Utrecht")
+
+
+def test_a_line_in_body_type_above_the_company_is_not_its_name(make_document):
+    document = make_document("\nAccounts Department                             INVOICE\n"
+                             "Carter Ltd                                      Invoice no: 4471\n"
+                             "10 Oak Street\nAustin, TX 78701\n")
+    assert _vendor_of(document)[0] == "Carter Ltd"
+
+
+def test_a_receipt_prints_its_trading_name_over_its_company(make_document):
+    document = make_document("\nAA PHARMACY\nSUBANG HEALTHCARE SDN BHD\nB-8, JALAN SS15/4D\n47500 SUBANG JAYA\n"
+                             "SELANGOR\nCASH BILL\n")
+    assert _vendor_of(_in_display_type(document, (1, 2)), "receipt")[0] == "SUBANG HEALTHCARE SDN BHD"
+
+
+def test_a_word_mark_spelled_out_below_gives_the_full_name(make_document):
+    document = make_document("\nWAGNER                                          RECHNUNG\n"
+                             "Wagner Gebäudereinigung                         Rechnungs-Nr.: 2025/25775\n"
+                             "Hauptallee 98\n3011 Bern\n")
+    assert _vendor_of(_in_display_type(document, (1,))) == ("Wagner Gebäudereinigung", "Hauptallee 98, 3011 Bern")
+
+
+@pytest.mark.parametrize("name", ["Schäfer Zimmermann mbH", "Weber Softwareentwicklung e.G.", "Krüger Schäfer eG",
+                                  "De Vries C.V.", "Bos Meijer CV", "Dubois Informatique SASU"])
+def test_more_legal_forms_end_a_name(make_document, name: str):
+    text = f"Office supplies and more\n{name}\nHauptstraße 1\n10115 Berlin\n"
+    assert _vendor(make_document, text)[0] == name
+
+
+def test_an_abbreviation_for_example_is_no_legal_form(make_document):
+    text = "Cleaning, e.g. offices\nBrandt Reinigung GmbH\nHauptstraße 1\n10115 Berlin\n"
+    assert _vendor(make_document, text)[0] == "Brandt Reinigung GmbH"
