@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-31"
+EXTRACTOR_VERSION = "generic-32"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -795,7 +795,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     elif not candidates:
         return _MISSING, _MISSING
     else:
-        name_position = candidates[0] if labelled is not None or not with_suffix else with_suffix[0]
+        name_position = candidates[0] if labelled is not None or not with_suffix else \
+            _with_contact_details(first_page, with_suffix, blocked)
         name_position = _mark_above(head, candidates, name_position, receipt=doc_type == "receipt")
         name_position = _spelled_out_below(head, candidates, name_position)
     first_page[name_position] = _name_part(_widen_name(first_page, name_position))
@@ -810,6 +811,44 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+def _with_contact_details(segments: Sequence[TextLine], named: Sequence[int], blocked: set[int]) -> int:
+    """Of the companies named in the head, the first whose block goes on to the issuer's phone, e-mail or
+    tax number, where the first named's block carries none: an unlabelled addressee printed above the
+    sender ("Transport Mulder NV" / "Havenstraat 209" ... "de Vries C.V." / "Wilhelminaweg 186" / "Tel.
+    +32 ..."). A name wrapped onto the first's own block ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" /
+    "ALAM) SDN BHD") is no other company. Otherwise the first named."""
+    first_block = _block_below(segments, named[0], blocked)
+    if _has_contact_details(segments, first_block):
+        return named[0]
+    others = (p for p in named[1:] if p not in first_block
+              and _has_contact_details(segments, _block_below(segments, p, blocked)))
+    return next(others, named[0])
+
+
+#: an issuer's block: its name and up to this many lines under it (address, then contact details)
+_BLOCK_LINES = 6
+
+
+def _block_below(segments: Sequence[TextLine], position: int, blocked: set[int]) -> list[int]:
+    """The positions of the lines under the name at ``position`` that overlap it (a receipt centres them),
+    up to a blank line."""
+    name = segments[position]
+    block, previous = [], name
+    for offset, below in enumerate(segments[position + 1:], start=position + 1):
+        if below.index == previous.index or _overlap(below, name.x0, name.x1) <= 0:
+            continue  # the rest of a row, or another column
+        if below.top - previous.bottom > below.height or len(block) == _BLOCK_LINES or offset in blocked:
+            break
+        block.append(offset)
+        previous = below
+    return block
+
+
+def _has_contact_details(segments: Sequence[TextLine], block: Sequence[int]) -> bool:
+    """Whether a block's lines give a phone number, an e-mail address or a tax or registration number."""
+    return any(labels.CONTACT.search(segments[p].text) or _REGISTRATION_LINE.match(segments[p].text) for p in block)
 
 
 def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:

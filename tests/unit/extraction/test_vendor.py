@@ -367,3 +367,41 @@ def test_more_legal_forms_end_a_name(make_document, name: str):
 def test_an_abbreviation_for_example_is_no_legal_form(make_document):
     text = "Cleaning, e.g. offices\nBrandt Reinigung GmbH\nHauptstraße 1\n10115 Berlin\n"
     assert _vendor(make_document, text)[0] == "Brandt Reinigung GmbH"
+
+
+def test_the_company_whose_block_carries_contact_details_is_the_sender_not_the_addressee_above(make_document):
+    text = ("FACTUUR\n"
+            "Transport Mulder NV                             Factuurnr.: INV-078966\n"
+            "Havenstraat 209                                 Factuurdatum: 16 juli 2024\n"
+            "8000 Brugge\n"
+            "\n"
+            "de Vries C.V.\n"
+            "Wilhelminaweg 186\n"
+            "9000 Gent\n"
+            "Tel. +32 59 6071891\n"
+            "office@devries.be\n")
+    assert _vendor(make_document, text) == ("de Vries C.V.", "Wilhelminaweg 186, 9000 Gent")
+
+
+def test_the_first_company_stays_the_vendor_when_its_own_block_carries_contact_details(make_document):
+    text = ("Bakker Drukkerij B.V.                           FACTUUR\n"
+            "Kerkstraat 12\n"
+            "1011 AB Amsterdam\n"
+            "Tel. +31 20 1234567\n"
+            "\n"
+            "Mulder Bos NV\n"
+            "Havenstraat 209\n"
+            "8000 Brugge\n"
+            "BTW-nummer BE0990864505\n")
+    assert _vendor(make_document, text)[0] == "Bakker Drukkerij B.V."
+
+
+def test_a_centred_name_wrapped_onto_its_legal_form_is_one_company_not_two(make_document):
+    text = ("  AIK HUAT HARDWARE\n"
+            "     ENTERPRISE (SETIA\n"
+            "       ALAM) SDN BHD\n"
+            "         822737-X\n"
+            "   NO. 17-G, JALAN SETIA INDAH\n"
+            "  SEKSYEN U13, 40170 SHAH ALAM\n"
+            "       TEL: 012 - 6651783\n")
+    assert _vendor(make_document, text, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
