@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-32"
+EXTRACTOR_VERSION = "generic-33"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -799,6 +799,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
             _with_contact_details(first_page, with_suffix, blocked)
         name_position = _mark_above(head, candidates, name_position, receipt=doc_type == "receipt")
         name_position = _spelled_out_below(head, candidates, name_position)
+        name_position = _name_under_tagline(head, candidates, name_position)
     first_page[name_position] = _name_part(_widen_name(first_page, name_position))
     name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
@@ -899,6 +900,23 @@ def _spelled_out_below(head: Sequence[TextLine], candidates: Sequence[int], posi
     return position
 
 
+def _name_under_tagline(head: Sequence[TextLine], candidates: Sequence[int], position: int) -> int:
+    """A tagline set small right over the name in far larger type ("YOUR PARTNER SINCE 1987" / "Software
+    Sophie Bennett"): the name's position. Text layers only: OCR's boxes follow the ink, not the type."""
+    tagline = head[position]
+    if tagline.scanned:
+        return position
+    below = next((p for p in candidates if p > position and head[p].index != tagline.index
+                  and _overlap(head[p], tagline.x0, tagline.x1) > 0), None)
+    if below is None:
+        return position
+    name = head[below]
+    tight = name.top - tagline.bottom <= _STACKED_GAP * name.height
+    return below if tight and name.height >= _TAGLINE_SCALE * tagline.height else position
+
+
+#: a name is set at least this many times taller than the tagline over it
+_TAGLINE_SCALE = 1.8
 #: the lines of a name set over two lines stand this close (a share of the lower line's height)
 _STACKED_GAP = 0.5
 #: ... and in display type: this many times the head's median line height

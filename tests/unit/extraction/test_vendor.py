@@ -405,3 +405,20 @@ def test_a_centred_name_wrapped_onto_its_legal_form_is_one_company_not_two(make_
             "  SEKSYEN U13, 40170 SHAH ALAM\n"
             "       TEL: 012 - 6651783\n")
     assert _vendor(make_document, text, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
+
+
+def _with_heights(document: ParsedDocument, heights: dict[int, float], confidence: float | None = None) -> ParsedDocument:
+    """The document with the words of the given rows ``heights[row]`` points tall (growing upwards), and every
+    word's OCR confidence set to ``confidence``."""
+    page = document.pages[0]
+    words = tuple(replace(w, top=w.bottom - heights.get(round(w.top / 14.0), w.bottom - w.top), confidence=confidence)
+                  for w in page.words)
+    return ParsedDocument((replace(page, words=words),))
+
+
+def test_a_small_tagline_over_the_name_in_large_type_is_no_name(make_document):
+    document = make_document("\n\n     YOUR PARTNER SINCE 1987\n    Software Sophie Bennett\n   159 Queen Street\n"
+                             "   Manchester M1 1AE\n")
+    assert _vendor_of(_with_heights(document, {2: 6.0, 3: 12.0}))[0] == "Software Sophie Bennett"
+    # OCR's boxes follow the ink: on a scan the line heights say nothing about the type
+    assert _vendor_of(_with_heights(document, {2: 6.0, 3: 12.0}, confidence=0.95))[0] == "YOUR PARTNER SINCE 1987"
