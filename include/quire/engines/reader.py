@@ -150,7 +150,7 @@ class PdfReader(DocumentReader):
                                 TextMethod.TEXT_LAYER, PYPDFIUM_ENGINE, quality)
             dpi = choose_render_dpi(page, size, self.settings.ocr_dpi, self.settings.max_page_pixels, number)
             image = render_page(page, dpi, number)
-            scan_dpi = scan_resolution(page, size, dpi)
+            scan_dpi = scan_resolution(page, size, dpi) if self.settings.ocr_scan_resolution_reread else None
             as_scanned = None if scan_dpi is None else (render_page(page, scan_dpi, number), scan_dpi)
         finally:
             page.close()

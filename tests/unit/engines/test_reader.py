@@ -123,6 +123,14 @@ def test_a_low_resolution_scan_keeps_the_reading_with_more_confident_characters(
     assert page.text == "Total 12.50"  # 5 x 0.8 + 5 x 0.7 = 7.5 confident characters against 3 x 0.6
 
 
+def test_reading_scans_as_scanned_can_be_switched_off(awkward_dir, engine_settings) -> None:
+    engine = _SharpAtScanResolution()
+    settings = engine_settings.model_copy(update={"ocr_scan_resolution_reread": False})
+    with open_document(awkward_dir / "ocrmypdf__multipage.pdf", settings, ocr=engine) as reader:
+        page = reader.read_page(1)
+    assert engine.dpis == [300] and page.text == "Tot"
+
+
 def test_render_dpi_never_exceeds_the_pixel_budget(awkward_dir) -> None:
     document = pdfium.PdfDocument(awkward_dir / "ocrmypdf__2400dpi.pdf")
     try:
