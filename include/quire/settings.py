@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     ocr_dpi: int = 300
     #: a scanned PDF page of lower resolution than ``ocr_dpi`` is read again as scanned, and the reading
     #: with more confident characters kept (quire.engines.reader); False reads it at ``ocr_dpi`` only
-    #: (held-out scanned invoices, cold OCR cache, 2 processes: 3.98 s a document with it, 2.40 s without)
+    #: (held-out scanned invoices, cold OCR cache, 2 processes: 3.98 s a document with it, 2.52 s without)
     ocr_scan_resolution_reread: bool = True
     #: a text layer below this many usable characters on a page counts as "no text"
     min_text_chars: int = 20
