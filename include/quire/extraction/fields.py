@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-33"
+EXTRACTOR_VERSION = "generic-34"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -801,7 +801,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name_position = _spelled_out_below(head, candidates, name_position)
         name_position = _name_under_tagline(head, candidates, name_position)
     first_page[name_position] = _name_part(_widen_name(first_page, name_position))
-    name_segments = [first_page[name_position], *_name_continuation(first_page, name_position, blocked)]
+    name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
+                                                  or _second_display_line(first_page, name_position, blocked))]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
@@ -1031,6 +1032,24 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
             return taken
         previous = segment
     return []
+
+
+def _second_display_line(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
+    """The second line of a name set over two lines in display type without a legal form ("Ingénierie" /
+    "Emma Dubois"): the next line in its column, as large (within 5 %), stacked within half its height,
+    and read as a name. Nothing for a name in body type, or one that already carries a legal form."""
+    name = segments[name_position]
+    body = statistics.median(segment.height for segment in segments)
+    if name.height < _DISPLAY_TYPE * body or labels.LEGAL_FORM.search(name.text):
+        return []
+    below = next((p for p in range(name_position + 1, len(segments)) if segments[p].index != name.index
+                  and _overlap(segments[p], name.x0, name.x1) > 0), None)
+    if below is None or below in blocked:
+        return []
+    line = segments[below]
+    same_size = _SAME_SIZE <= line.height / name.height <= 1 / _SAME_SIZE
+    tight = line.top - name.bottom <= _STACKED_GAP * line.height
+    return [line] if same_size and tight and _is_name_like(line) else []
 
 
 _LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", re.IGNORECASE)

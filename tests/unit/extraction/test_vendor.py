@@ -422,3 +422,14 @@ def test_a_small_tagline_over_the_name_in_large_type_is_no_name(make_document):
     assert _vendor_of(_with_heights(document, {2: 6.0, 3: 12.0}))[0] == "Software Sophie Bennett"
     # OCR's boxes follow the ink: on a scan the line heights say nothing about the type
     assert _vendor_of(_with_heights(document, {2: 6.0, 3: 12.0}, confidence=0.95))[0] == "YOUR PARTNER SINCE 1987"
+
+
+def test_a_name_over_two_lines_in_display_type_without_a_legal_form_is_read_whole(make_document):
+    document = make_document("\nIngénierie                                      BON DE COMMANDE\n"
+                             "Emma Dubois\n"
+                             "66 boulevard de la Paix\n"
+                             "75008 Paris\n"
+                             "SIRET 123 456 789 00012\n")
+    assert _vendor_of(_in_display_type(document, (1, 2)), "purchase_order")[0] == "Ingénierie Emma Dubois"
+    # in body type the line under a name is its address's first line, or a person's
+    assert _vendor_of(document, "purchase_order")[0] == "Ingénierie"
