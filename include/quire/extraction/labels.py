@@ -37,6 +37,8 @@ INVOICE_NUMBER = _any(
     r"\bn[°o]\s*d['’]avoir", rf"\bavoir\s*{_N_DEGREE}",
     r"\bfactuur\s*(?:nummer|nr\.?)", r"\bfactuurnr\.?", r"\bcreditnota\s*(?:nummer|nr\.?)",
     rf"\b{_INVOICE}\s*(?=:)",
+    # the label's first letter lost to OCR ("echnungs-Nr", "actuurnr"): no other word reads so
+    r"\bechnungs?[\s-]*(?:nummer|nr\.?)", r"\bactuur\s*(?:nummer|nr\.?)", r"\bactuurnr\.?",
 )
 #: words that name a document type, before its number where the label itself is misread
 DOCUMENT_WORD = _any(rf"\b{_INVOICE}\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b", r"\bcredit(?:\s*note)?\b",

@@ -378,6 +378,8 @@ eo GBP 1074.47
     ("Weber AG\nKunde Outschriftsnummer: GS-2024-11359", "GS-2024-11359"),  # one letter misread
     ("Bäckerei Lang\n“_Bonnümmer: 1137-079906", "1137-079906"),  # marks before it, ü for u
     ("Denver Supply\n& I nes #: INV0032048", "INV0032048"),  # "Invoice" cut to letters
+    ("Koch KG\nAn echnungs-Nr 018929", "018929"),  # the label's first letter lost
+    ("Jansen & Meijer NV actuurnr 202690329", "202690329"),
     ("Denver Supply\nAccount #: K12172", None),  # a whole word names another number
 ])
 def test_a_document_number_after_a_label_ocr_misread_or_cut(make_document, text, expected):
