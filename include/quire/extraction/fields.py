@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-35"
+EXTRACTOR_VERSION = "generic-36"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -204,8 +204,9 @@ def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
     return _misread_number_label(lines) or _self_named_number(lines) or _MISSING
 
 
-#: a number whose own prefix names it an invoice's ("INV0032002", "INV-039896"), whatever became of its label
-_INVOICE_PREFIXED = re.compile(r"^INV-?\d{4,}$")
+#: a number whose own prefix names it an invoice's ("INV0032002", "INV-039896", "INV-2024-30523"), whatever
+#: became of its label
+_INVOICE_PREFIXED = re.compile(r"^INV-?\d{4,}(?:-\d{3,})?$")
 
 
 def _self_named_number(lines: Sequence[TextLine]) -> FieldValue | None:

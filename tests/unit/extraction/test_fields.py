@@ -421,6 +421,7 @@ def test_a_label_whose_point_ocr_read_as_a_comma_takes_the_value_beside_it():
 @pytest.mark.parametrize("text, expected", [
     ("Murphy Ltd          INVOICE\nCustomer N INV0028123\n12 Park Lane", "INV0028123"),  # label lost
     ("Visser VOF                     FACTUUR\nV.O. INV-039896\nPrinsenlaan 162", "INV-039896"),
+    ("Smith Engineering PLC          INVOICE\nINV-2024-30523\n185 Church Street", "INV-2024-30523"),  # year, number
     ("Reed Ltd                       CREDIT NOTE\nCorrection of invoice INV0012345", None),  # cites another
     ("Reed Ltd                       INVOICE\nInventory INVENTORY-2024", None),  # no number after INV
 ])
