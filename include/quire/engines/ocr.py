@@ -326,7 +326,13 @@ def parse_tsv(tsv: str, dpi: float) -> OcrResult:
 def character_confidence(words: Sequence[Word]) -> float:
     """The words' mean confidence weighted by their length: a misread speck counts less than a name."""
     characters = sum(len(w.text) for w in words)
-    return sum((w.confidence or 0.0) * len(w.text) for w in words) / characters if characters else 0.0
+    return confident_characters(words) / characters if characters else 0.0
+
+
+def confident_characters(words: Sequence[Word]) -> float:
+    """The characters read, each weighted by its word's confidence: a reading that lost half the page
+    scores half, and one that reads noise as letters gains little from it."""
+    return sum((w.confidence or 0.0) * len(w.text) for w in words)
 
 
 def parse_osd(report: str) -> int:

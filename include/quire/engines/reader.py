@@ -37,7 +37,7 @@ from quire.engines.inspect import (
     open_image,
     open_pdf,
 )
-from quire.engines.ocr import OcrEngine, OcrResult
+from quire.engines.ocr import OcrEngine, OcrResult, confident_characters
 from quire.engines.quality import text_quality, usable_char_count
 from quire.engines.raster import choose_render_dpi, is_blank, render_page, scan_resolution
 from quire.engines.textlayer import PYPDFIUM_ENGINE, TextLayer, extract_text_layer
@@ -111,7 +111,7 @@ class DocumentReader:
         result = self.ocr.recognize(image, dpi)
         if alternative is not None:
             other = self.ocr.recognize(*alternative)
-            if confident_characters(other) > confident_characters(result):
+            if confident_characters(other.words) > confident_characters(result.words):
                 result = other
         if not result.text.strip():
             return self._empty_or_fallback(number, size, engine, fallback)
@@ -197,12 +197,6 @@ def _ocr_mode(image: Image.Image) -> Image.Image:
         page.paste(rgba, mask=rgba.getchannel("A"))
         return page
     return image.convert("L" if image.mode in ("1", "I", "I;16", "F") else "RGB")
-
-
-def confident_characters(result: OcrResult) -> float:
-    """The characters read, each weighted by its word's confidence: a reading that lost half the page
-    scores half, and one that reads noise as letters gains little from it."""
-    return sum((word.confidence or 0.0) * len(word.text) for word in result.words)
 
 
 def _upright_size(size: PageSize, result: OcrResult) -> tuple[float, float]:
