@@ -877,7 +877,7 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
     HEALTHCARE SDN BHD")."""
     form = head[position]
     alone = _LEGAL_FORM_ONLY.match(form.text) is not None
-    if not alone and (receipt or form.height < _DISPLAY_TYPE * statistics.median(segment.height for segment in head)):
+    if not alone and (receipt or not _in_display_type(form, head)):
         return position
     above = [p for p in candidates if p < position and head[p].index < form.index
              and abs(head[p].x0 - form.x0) <= 2 * form.char_width()
@@ -890,15 +890,13 @@ def _spelled_out_below(head: Sequence[TextLine], candidates: Sequence[int], posi
     """A word mark ("WAGNER") with the full name right under it, starting with the mark ("Wagner
     Gebäudereinigung"): the full name's position."""
     mark = head[position]
-    words = [w.text.casefold() for w in mark.words]
     for p in candidates:
         below = head[p]
         if p <= position or below.index == mark.index:
             continue
         if below.top - mark.bottom > mark.height or abs(below.x0 - mark.x0) > 2 * below.char_width():
             return position
-        spelled = [w.text.casefold() for w in below.words]
-        return p if len(spelled) > len(words) and spelled[:len(words)] == words else position
+        return p if len(below.words) > len(mark.words) and _begins_with(below, mark) else position
     return position
 
 
@@ -908,8 +906,7 @@ def _name_under_tagline(head: Sequence[TextLine], candidates: Sequence[int], pos
     tagline = head[position]
     if tagline.scanned:
         return position
-    below = next((p for p in candidates if p > position and head[p].index != tagline.index
-                  and _overlap(head[p], tagline.x0, tagline.x1) > 0), None)
+    below = _next_in_column(head, position, candidates)
     if below is None:
         return position
     name = head[below]
@@ -927,12 +924,30 @@ _DISPLAY_TYPE = 1.3
 
 def _first_line_of_name(upper: TextLine, lower: TextLine) -> bool:
     """Whether ``upper`` begins the name ``lower`` ends: as large, without a legal form, not repeated below."""
-    repeated = [w.text.casefold() for w in lower.words[:len(upper.words)]] == [w.text.casefold() for w in upper.words]
-    return upper.height >= _SAME_SIZE * lower.height and not labels.LEGAL_FORM.search(upper.text) and not repeated
+    return upper.height >= _SAME_SIZE * lower.height and not labels.LEGAL_FORM.search(upper.text) \
+        and not _begins_with(lower, upper)
 
 
 #: type counts as the same size down to this ratio of heights (text layers measure type, OCR ink: both fit)
 _SAME_SIZE = 0.95
+
+
+def _in_display_type(line: TextLine, segments: Sequence[TextLine]) -> bool:
+    """Whether ``line`` is set in display type: ``_DISPLAY_TYPE`` times the median line height of ``segments``."""
+    return line.height >= _DISPLAY_TYPE * statistics.median(segment.height for segment in segments)
+
+
+def _next_in_column(segments: Sequence[TextLine], position: int, among: Iterable[int]) -> int | None:
+    """The first of the positions ``among`` (ascending) after ``position``, on another row, whose segment
+    overlaps the one at ``position``."""
+    line = segments[position]
+    return next((p for p in among if p > position and segments[p].index != line.index
+                 and _overlap(segments[p], line.x0, line.x1) > 0), None)
+
+
+def _begins_with(line: TextLine, start: TextLine) -> bool:
+    """Whether ``line``'s words begin with ``start``'s, ignoring case ("Wagner Gebäudereinigung", "WAGNER")."""
+    return [w.text.casefold() for w in line.words[:len(start.words)]] == [w.text.casefold() for w in start.words]
 
 
 def _name_after_label(segment: TextLine, label: re.Pattern[str] = labels.VENDOR_BLOCK) -> TextLine | None:
@@ -1040,11 +1055,9 @@ def _second_display_line(segments: Sequence[TextLine], name_position: int, block
     "Emma Dubois"): the next line in its column, as large (within 5 %), stacked within half its height,
     and read as a name. Nothing for a name in body type, or one that already carries a legal form."""
     name = segments[name_position]
-    body = statistics.median(segment.height for segment in segments)
-    if name.height < _DISPLAY_TYPE * body or labels.LEGAL_FORM.search(name.text):
+    if not _in_display_type(name, segments) or labels.LEGAL_FORM.search(name.text):
         return []
-    below = next((p for p in range(name_position + 1, len(segments)) if segments[p].index != name.index
-                  and _overlap(segments[p], name.x0, name.x1) > 0), None)
+    below = _next_in_column(segments, name_position, range(name_position + 1, len(segments)))
     if below is None or below in blocked:
         return []
     line = segments[below]
