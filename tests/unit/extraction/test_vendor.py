@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from quire.extraction.fields import extract_fields
-from quire.model import Classification, ParsedDocument
+from quire.model import Classification, ParsedDocument, Word
 from quire.settings import Settings
 
 SETTINGS = Settings(template_dir=None)
@@ -19,8 +19,30 @@ def _vendor(make_document, text: str, doc_type: str = "invoice",
         page = document.pages[0]
         words = tuple(replace(w, confidence=0.3 if w.text in unsure else 0.95) for w in page.words)
         document = ParsedDocument((replace(page, words=words),))
+    return _vendor_of(document, doc_type)
+
+
+def _vendor_of(document: ParsedDocument, doc_type: str = "invoice") -> tuple[str | None, str | None]:
     fields = extract_fields(document, Classification(doc_type, 0.9, "test"), templates=(), settings=SETTINGS).fields
     return fields["vendor_name"].value, fields["vendor_address"].value
+
+
+def _with_heights(document: ParsedDocument, heights: dict[int, float], *, left_of: float = 612.0,
+                  confidence: float | None = None) -> ParsedDocument:
+    """The document with the words of each row in ``heights`` (left of ``left_of``) ``heights[row]`` points
+    tall, growing upwards, and every word's OCR confidence set to ``confidence``."""
+    def resized(word: Word) -> Word:
+        height = heights.get(round(word.top / 14.0)) if word.x0 < left_of else None
+        return replace(word, top=word.top if height is None else word.bottom - height, confidence=confidence)
+
+    page = document.pages[0]
+    return ParsedDocument((replace(page, words=tuple(resized(w) for w in page.words)),))
+
+
+def _in_display_type(document: ParsedDocument, rows: tuple[int, ...]) -> ParsedDocument:
+    """The document with the left half of ``rows`` set in larger type: 14 points tall where the rest are 10,
+    so stacked rows touch."""
+    return _with_heights(document, dict.fromkeys(rows, 14.0), left_of=240)
 
 
 def test_a_page_number_above_the_letterhead_is_not_the_vendor(make_document):
@@ -288,9 +310,7 @@ def test_a_smaller_tagline_beside_the_name_is_no_part_of_it(make_document):
     page = document.pages[0]
     # the tagline is set at 6 points where the name is 10
     words = tuple(replace(w, bottom=w.top + 6.0) if w.text in ("Beratung", "seit") else w for w in page.words)
-    document = ParsedDocument((replace(page, words=words),))
-    fields = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(), settings=SETTINGS).fields
-    assert fields["vendor_name"].value == "Brandt Consulting GmbH"
+    assert _vendor_of(ParsedDocument((replace(page, words=words),)))[0] == "Brandt Consulting GmbH"
 
 
 def test_a_credit_memo_title_beside_the_name_is_no_part_of_it(make_document):
@@ -311,20 +331,6 @@ def test_a_delivery_address_block_is_the_customers(make_document):
             "Am Berg 135\n"
             "6020 Innsbruck\n")
     assert _vendor(make_document, text) == ("Krüger & Koch OG", "Am Berg 135, 6020 Innsbruck")
-
-
-def _in_display_type(document: ParsedDocument, rows: tuple[int, ...]) -> ParsedDocument:
-    """The document with the left half of ``rows`` set in larger type: 14 points tall where the rest are 10,
-    growing upwards, so stacked rows touch."""
-    page = document.pages[0]
-    words = tuple(replace(w, top=w.bottom - 14.0) if round(w.top / 14.0) in rows and w.x0 < 240 else w
-                  for w in page.words)
-    return ParsedDocument((replace(page, words=words),))
-
-
-def _vendor_of(document: ParsedDocument, doc_type: str = "invoice") -> tuple[str | None, str | None]:
-    fields = extract_fields(document, Classification(doc_type, 0.9, "test"), templates=(), settings=SETTINGS).fields
-    return fields["vendor_name"].value, fields["vendor_address"].value
 
 
 @pytest.mark.parametrize(("first", "second", "name"), [
@@ -405,15 +411,6 @@ def test_a_centred_name_wrapped_onto_its_legal_form_is_one_company_not_two(make_
             "  SEKSYEN U13, 40170 SHAH ALAM\n"
             "       TEL: 012 - 6651783\n")
     assert _vendor(make_document, text, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
-
-
-def _with_heights(document: ParsedDocument, heights: dict[int, float], confidence: float | None = None) -> ParsedDocument:
-    """The document with the words of the given rows ``heights[row]`` points tall (growing upwards), and every
-    word's OCR confidence set to ``confidence``."""
-    page = document.pages[0]
-    words = tuple(replace(w, top=w.bottom - heights.get(round(w.top / 14.0), w.bottom - w.top), confidence=confidence)
-                  for w in page.words)
-    return ParsedDocument((replace(page, words=words),))
 
 
 def test_a_small_tagline_over_the_name_in_large_type_is_no_name(make_document):
