@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-36"
+EXTRACTOR_VERSION = "generic-37"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -716,8 +716,9 @@ def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -
     """
     blocked: set[int] = set()
     for position, segment in enumerate(segments):
-        if labels.CUSTOMER_BLOCK.search(segment.text) is None and not (
-                doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(segment.text)):
+        heads_customer = labels.CUSTOMER_BLOCK.search(segment.text) is not None and \
+            labels.CUSTOMER_REFERENCE.search(segment.text) is None
+        if not heads_customer and not (doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(segment.text)):
             continue
         blocked.add(position)
         left, right = segment.x0 - 2 * segment.char_width(), segment.x1 + 2 * segment.char_width()

@@ -150,6 +150,12 @@ CUSTOMER_BLOCK = _any(
     r"\bdelivery\s*address\b", r"\badresse\s*de\s*livraison\b", r"\blieu\s*de\s*livraison\b", r"\bleveradres\b",
     r"\bbezorgadres\b",
 )
+#: a field that gives the customer's number ("Customer ID: C96884", "N° client", "Klant nr."): a value on
+#: its row, not the heading of the customer's block, so the column under it may well be the issuer's
+CUSTOMER_REFERENCE = _any(
+    rf"\b(?:customer|client|kunden?|klant)[\s-]*(?:id|{_NO}|ref(?:erence)?|code|account)(?![^\W\d_])",
+    r"\b(?:n[°ºo]|num[ée]ro|code|r[ée]f(?:[ée]rence)?)\.?\s*(?:de\s*|du\s*)?client\b",
+)
 #: the block that names the issuer of the document, where a layout prints one
 VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier(?:\s*details)?\b", r"\bvendor\b", r"\bverk[äa]ufer\b",
                     r"\blieferant\b", r"\bfournisseur\b", r"\bvendeur\b", r"\bleverancier\b", r"\bvan\s*:",

@@ -389,6 +389,21 @@ def test_the_company_whose_block_carries_contact_details_is_the_sender_not_the_a
     assert _vendor(make_document, text) == ("de Vries C.V.", "Wilhelminaweg 186, 9000 Gent")
 
 
+@pytest.mark.parametrize("reference", ["Customer ID:", "N° client:", "Klant nr."])
+def test_a_customer_number_field_heads_no_customer_block(make_document, reference: str):
+    """The issuer printed under the meta block's "Customer ID: C96884" is no customer."""
+    text = ("INVOICE\n"
+            "Reed & Walsh Corp.                    Invoice Number:   INV0077071\n"
+            "126 Mill Avenue                       Date:             2024-12-03\n"
+            "Seattle, WA 98101                     " + reference.ljust(18) + "C96884\n"
+            "\n"
+            "                                      Foster Print Works LLP\n"
+            "                                      216 Station Street\n"
+            "                                      Austin, TX 78701\n"
+            "                                      Tel. +1 28 507277\n")
+    assert _vendor(make_document, text) == ("Foster Print Works LLP", "216 Station Street, Austin, TX 78701")
+
+
 def test_the_first_company_stays_the_vendor_when_its_own_block_carries_contact_details(make_document):
     text = ("Bakker Drukkerij B.V.                           FACTUUR\n"
             "Kerkstraat 12\n"
