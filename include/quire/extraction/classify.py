@@ -12,7 +12,7 @@ from quire.extraction.layout import document_lines
 from quire.model import Classification, ParsedDocument
 
 #: bump whenever a signal or weight changes, so a stored classification names its rules
-CLASSIFIER_VERSION = "rules-4"
+CLASSIFIER_VERSION = "rules-5"
 
 DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
 
@@ -56,7 +56,7 @@ _BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
     "purchase_order": _signals(
         (r"\bpurchase\s*order\b", 3.0), (r"\bp\.?o\.?\s*(?:no|number|#)", 2.0), (r"\bbestellung\b", 2.0),
         (r"\bbon\s*de\s*commande\b", 3.0), (r"\binkooporder\b", 3.0), (r"\bship\s*via\b", 1.0),
-        (r"\bbestelnummer\b", 1.5),
+        (r"\bbestelnummer\b", 1.5), (r"\bbestelling\b", 2.0),
     ),
     "letter": _signals(
         (r"\bdear\b", 2.0), (r"\bsincerely\b", 2.0), (r"\byours\s*(?:faithfully|truly)\b", 2.0),

@@ -134,7 +134,7 @@ TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("credit_note", _any(r"\bcredit\s*note\b", r"\bcredit\s*memo\b", r"\bgutschrift\b", r"\brechnungskorrektur\b",
                          r"\bavoir\b", r"\bnote\s*de\s*cr[ée]dit\b", r"\bcreditnota\b", r"\bcreditfactuur\b")),
     ("purchase_order", _any(r"\bpurchase\s*order\b", r"\bbestellung\b", r"\bbon\s*de\s*commande\b",
-                            r"\binkooporder\b", r"\bbestelbon\b")),
+                            r"\binkooporder\b", r"\bbestelbon\b", r"\bbestelling\b")),
     ("invoice", _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b")),
     ("receipt", _any(r"\breceipt\b", r"\bcash\s*bill\b", r"\bquittung\b", r"\bkassen(?:bon|beleg|zettel)\b", r"\bbeleg\b",
                      r"\bre[çc]u\b", r"\bticket\s*de\s*caisse\b", r"\bkassabon\b", r"\bbon\b")),

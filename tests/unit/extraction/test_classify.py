@@ -45,6 +45,12 @@ def test_the_earliest_title_wins_over_a_cited_order(make_document):
     assert classify_document(make_document(order)).doc_type == "purchase_order"
 
 
+def test_a_dutch_order_titled_bestelling_is_a_purchase_order(make_document):
+    order = ("JAN                                          Bestelling\nJan de Boer Schoonmaak        Ordernummer: IO-1\n"
+             "Prinsenstraat 8\n9000 Gent                    Datum: 17/12/2025\nLeverancier\nMulder & Bos NV")
+    assert classify_document(make_document(order)).doc_type == "purchase_order"
+
+
 def test_a_german_till_receipt_and_a_credit_note_addressed_with_invoice_to(make_document):
     receipt = ("Hoffmann KG\nAm Mühlen 236\nKassenbeleg\nBeleg-Nr.: 3256-083516\nRechnungsdatum: 17.01.2025\n"
                "Versandkosten 20,00\nSUMME EUR 20,00\nBezahlt mit Karte")
