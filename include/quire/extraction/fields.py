@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-37"
+EXTRACTOR_VERSION = "generic-38"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -736,13 +736,16 @@ _NAME_GAP_CHARS = 5
 
 def _with_rest_of_row(segments: Sequence[TextLine], blocked: set[int]) -> set[int]:
     """The blocked positions with the segments that continue them closely on their row: a customer's name
-    that OCR spaced into two segments is the customer's as a whole, its legal form no vendor's."""
+    that OCR spaced into two segments is the customer's as a whole, its legal form no vendor's. A name
+    that ends with its legal form is whole: a company printed close beside it is another's ("Zimmermann
+    Bürotechnik AG" / "Logistik Müller OHG")."""
     whole = set(blocked)
     for position in sorted(blocked):
         segment = segments[position]
         for following in range(position + 1, len(segments)):
             after = segments[following]
-            if after.index != segment.index or after.x0 - segment.x1 > _NAME_GAP_CHARS * segment.char_width():
+            if after.index != segment.index or after.x0 - segment.x1 > _NAME_GAP_CHARS * segment.char_width() \
+                    or _LEGAL_FORM_END.search(segment.text):
                 break
             whole.add(following)
             segment = after
@@ -1014,6 +1017,9 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
                       segments[position + 1] if position + 1 < len(segments) else None):
         if neighbour is None or neighbour.index != name.index:
             continue
+        left = min(neighbour, name, key=lambda segment: segment.x0)
+        if not alone and _LEGAL_FORM_END.search(left.text):
+            continue  # a name ends with its legal form: what follows on the row is another company's
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text
         # a tagline beside a name is set smaller; OCR's boxes follow the ink, so scans are not compared

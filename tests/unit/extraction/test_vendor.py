@@ -237,6 +237,17 @@ def test_a_customer_name_spaced_into_two_segments_is_blocked_as_a_whole(make_doc
     assert _vendor(make_document, text)[0] == "Bennett & Foster"
 
 
+def test_a_company_close_beside_a_customer_name_that_ends_with_its_legal_form_is_another(make_document):
+    """Invoice and delivery addressees side by side, the issuer's block close to their right."""
+    text = ("Rechnung                                             Rechnungsnummer: R202563289\n"
+            "\n"
+            "Rechnungsempfänger          Lieferanschrift\n"
+            "Medienservice Schmidt OG    Zimmermann Bürotechnik AG    Logistik Müller OHG\n"
+            "Goetheallee 188             Industriestraße 151          Mühlenallee 172\n"
+            "5020 Salzburg               6020 Innsbruck               20095 Hamburg\n")
+    assert _vendor(make_document, text) == ("Logistik Müller OHG", "Mühlenallee 172, 20095 Hamburg")
+
+
 def test_short_words_ocr_made_of_specks_are_no_part_of_the_name(make_document):
     # "ss" and "ee pa" read at low confidence from scan dust; "AG" is the legal form, however short
     text = "ee pa\nKrüger ss AG\nMühlenallee 32\n6003 Luzern\n"
