@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-38"
+EXTRACTOR_VERSION = "generic-39"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -801,7 +801,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return _MISSING, _MISSING
     else:
         name_position = candidates[0] if labelled is not None or not with_suffix else \
-            _with_contact_details(first_page, with_suffix, blocked)
+            _with_contact_details(first_page, with_suffix, candidates, blocked)
         name_position = _mark_above(head, candidates, name_position, receipt=doc_type == "receipt")
         name_position = _spelled_out_below(head, candidates, name_position)
         name_position = _name_under_tagline(head, candidates, name_position)
@@ -820,18 +820,39 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
 
 
-def _with_contact_details(segments: Sequence[TextLine], named: Sequence[int], blocked: set[int]) -> int:
+def _with_contact_details(segments: Sequence[TextLine], named: Sequence[int], candidates: Sequence[int],
+                          blocked: set[int]) -> int:
     """Of the companies named in the head, the first whose block goes on to the issuer's phone, e-mail or
     tax number, where the first named's block carries none: an unlabelled addressee printed above the
     sender ("Transport Mulder NV" / "Havenstraat 209" ... "de Vries C.V." / "Wilhelminaweg 186" / "Tel.
-    +32 ..."). A name wrapped onto the first's own block ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" /
-    "ALAM) SDN BHD") is no other company. Otherwise the first named."""
+    +32 ..."). Failing a named one, the first name-like line to head such a block: a sender without a
+    legal form ("Krüger Haustechnik" / "Bahnhofstraße 154" / "Tel. +49 ..."); its address lines head no
+    block of their own. A name wrapped onto the first's own block ("AIK HUAT HARDWARE" / "ENTERPRISE
+    (SETIA" / "ALAM) SDN BHD") is no other company. Otherwise the first named."""
     first_block = _block_below(segments, named[0], blocked)
     if _has_contact_details(segments, first_block):
         return named[0]
     others = (p for p in named[1:] if p not in first_block
               and _has_contact_details(segments, _block_below(segments, p, blocked)))
-    return next(others, named[0])
+    found = next(others, None)
+    if found is not None:
+        return found
+    covered = set(first_block)
+    for position in candidates:
+        block = _block_below(segments, position, blocked)
+        if position not in covered and _heads_sender_block(segments, position, block):
+            return position
+        covered.update(block)
+    return named[0]
+
+
+def _heads_sender_block(segments: Sequence[TextLine], position: int, block: Sequence[int]) -> bool:
+    """Whether the name-like line at ``position``, without a legal form, heads an issuer's block: address
+    lines, then contact details. A field label over its value ("Account No." / "C82324") heads none."""
+    name = segments[position].text
+    if labels.COMPANY_SUFFIX.search(name) or _is_field_label(name) or not block:
+        return False
+    return not _has_contact_details(segments, block[:1]) and _has_contact_details(segments, block)
 
 
 #: an issuer's block: its name and up to this many lines under it (address, then contact details)

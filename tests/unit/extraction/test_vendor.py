@@ -415,6 +415,29 @@ def test_a_customer_number_field_heads_no_customer_block(make_document, referenc
     assert _vendor(make_document, text) == ("Foster Print Works LLP", "216 Station Street, Austin, TX 78701")
 
 
+def test_a_sender_without_a_legal_form_whose_block_carries_contact_details_beats_the_addressee(make_document):
+    text = ("RECHNUNG\n"
+            "Beratung Koch AG                      Rechnungsnummer:  2026/32163\n"
+            "Schillerstraße 178                    Kundennummer:     D81054\n"
+            "10115 Berlin\n"
+            "\n"
+            "                                      Krüger Haustechnik\n"
+            "                                      Bahnhofstraße 154\n"
+            "                                      60311 Frankfurt am Main\n"
+            "                                      Tel. +49 36 2236376\n")
+    assert _vendor(make_document, text) == ("Krüger Haustechnik", "Bahnhofstraße 154, 60311 Frankfurt am Main")
+
+
+def test_a_field_label_over_its_value_heads_no_sender_block(make_document):
+    text = ("Walsh Catering Inc.                                 INVOICE\n"
+            "130 Market Street\n"
+            "Boston, MA 02110\n"
+            "\n"
+            "Invoice #        Date           Account No.\n"
+            "065457           2025-02-20     C82324\n")
+    assert _vendor(make_document, text)[0] == "Walsh Catering Inc."
+
+
 def test_the_first_company_stays_the_vendor_when_its_own_block_carries_contact_details(make_document):
     text = ("Bakker Drukkerij B.V.                           FACTUUR\n"
             "Kerkstraat 12\n"
