@@ -33,7 +33,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-39"
+EXTRACTOR_VERSION = "generic-40"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -745,7 +745,7 @@ def _with_rest_of_row(segments: Sequence[TextLine], blocked: set[int]) -> set[in
         for following in range(position + 1, len(segments)):
             after = segments[following]
             if after.index != segment.index or after.x0 - segment.x1 > _NAME_GAP_CHARS * segment.char_width() \
-                    or _LEGAL_FORM_END.search(segment.text):
+                    or _complete_before(segment, after):
                 break
             whole.add(following)
             segment = after
@@ -846,11 +846,16 @@ def _with_contact_details(segments: Sequence[TextLine], named: Sequence[int], ca
     return named[0]
 
 
+#: OCR reads a line this surely at least to let it head a sender's block (not "Spang" for a smudged number)
+_SURE_NAME = 0.7
+
+
 def _heads_sender_block(segments: Sequence[TextLine], position: int, block: Sequence[int]) -> bool:
     """Whether the name-like line at ``position``, without a legal form, heads an issuer's block: address
     lines, then contact details. A field label over its value ("Account No." / "C82324") heads none."""
     name = segments[position].text
-    if labels.COMPANY_SUFFIX.search(name) or _is_field_label(name) or not block:
+    if labels.COMPANY_SUFFIX.search(name) or _is_field_label(name) or not block \
+            or segments[position].confidence < _SURE_NAME:
         return False
     return not _has_contact_details(segments, block[:1]) and _has_contact_details(segments, block)
 
@@ -1038,9 +1043,9 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
                       segments[position + 1] if position + 1 < len(segments) else None):
         if neighbour is None or neighbour.index != name.index:
             continue
-        left = min(neighbour, name, key=lambda segment: segment.x0)
-        if not alone and _LEGAL_FORM_END.search(left.text):
-            continue  # a name ends with its legal form: what follows on the row is another company's
+        left, right = sorted((neighbour, name), key=lambda segment: segment.x0)
+        if not alone and _complete_before(left, right):
+            continue
         gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
         text = neighbour.text
         # a tagline beside a name is set smaller; OCR's boxes follow the ink, so scans are not compared
@@ -1092,6 +1097,14 @@ def _second_display_line(segments: Sequence[TextLine], name_position: int, block
     same_size = _SAME_SIZE <= line.height / name.height <= 1 / _SAME_SIZE
     tight = line.top - name.bottom <= _STACKED_GAP * line.height
     return [line] if same_size and tight and _is_name_like(line) else []
+
+
+def _complete_before(name: TextLine, following: TextLine) -> bool:
+    """Whether ``name`` ends with its legal form, so that the segment ``following`` it on the row is another
+    company's, unless it goes on with the legal form: "UG" "(haftungsbeschränkt)", "GmbH" "& Co. KG"."""
+    if not _LEGAL_FORM_END.search(name.text):
+        return False
+    return not following.text.lstrip().startswith(("(", "&", "+")) and not _LEGAL_FORM_ONLY.match(following.text)
 
 
 _LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", re.IGNORECASE)

@@ -248,6 +248,14 @@ def test_a_company_close_beside_a_customer_name_that_ends_with_its_legal_form_is
     assert _vendor(make_document, text) == ("Logistik Müller OHG", "Mühlenallee 172, 20095 Hamburg")
 
 
+def test_a_legal_form_that_goes_on_in_parentheses_is_read_whole(make_document):
+    """OCR sets "(haftungsbeschränkt)" apart from "UG": the name does not end at "UG"."""
+    text = ("Krüger Becker UG   (haftungsbeschränkt)                  RECHNUNG\n"
+            "Am Mühlen 12\n"
+            "20095 Hamburg\n")
+    assert _vendor(make_document, text)[0] == "Krüger Becker UG (haftungsbeschränkt)"
+
+
 def test_short_words_ocr_made_of_specks_are_no_part_of_the_name(make_document):
     # "ss" and "ee pa" read at low confidence from scan dust; "AG" is the legal form, however short
     text = "ee pa\nKrüger ss AG\nMühlenallee 32\n6003 Luzern\n"
@@ -426,6 +434,20 @@ def test_a_sender_without_a_legal_form_whose_block_carries_contact_details_beats
             "                                      60311 Frankfurt am Main\n"
             "                                      Tel. +49 36 2236376\n")
     assert _vendor(make_document, text) == ("Krüger Haustechnik", "Bahnhofstraße 154, 60311 Frankfurt am Main")
+
+
+def test_a_line_ocr_read_unsurely_heads_no_sender_block(make_document):
+    """A smudged line over a block with contact details ("Spang") is no sender without a legal form."""
+    text = ("RECHNUNG\n"
+            "Beratung Koch AG                      Rechnungsnummer:  2026/32163\n"
+            "Schillerstraße 178\n"
+            "10115 Berlin\n"
+            "\n"
+            "                                      Spang\n"
+            "                                      Bahnhofstraße 154\n"
+            "                                      60311 Frankfurt am Main\n"
+            "                                      Tel. +49 36 2236376\n")
+    assert _vendor(make_document, text, unsure=("Spang",))[0] == "Beratung Koch AG"
 
 
 def test_a_field_label_over_its_value_heads_no_sender_block(make_document):
