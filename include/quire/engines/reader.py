@@ -12,7 +12,7 @@ Per PDF page:
    budget checked first) and OCRed. Vector-drawn text, scans and garbage text
    layers all end here. A scan of lower resolution than ``ocr_dpi`` is read a
    second time as the scanner made it (see :func:`scan_resolution`), and the
-   reading with more confidently read characters is kept.
+   two readings are merged word by word (see :func:`merge_readings`).
 3. A blank rendering, or OCR that finds nothing, gives ``TextMethod.EMPTY``,
    unless the text layer had a little good text (a lone page number), which is kept.
 Images (PNG, JPEG, TIFF frames) are always OCRed.
@@ -37,7 +37,8 @@ from quire.engines.inspect import (
     open_image,
     open_pdf,
 )
-from quire.engines.ocr import OcrEngine, OcrResult, confident_characters
+from quire.engines.fusion import merge_readings
+from quire.engines.ocr import OcrEngine, OcrResult
 from quire.engines.quality import text_quality, usable_char_count
 from quire.engines.raster import choose_render_dpi, is_blank, render_page, scan_resolution
 from quire.engines.textlayer import PYPDFIUM_ENGINE, TextLayer, extract_text_layer
@@ -102,17 +103,15 @@ class DocumentReader:
                   alternative: tuple[Image.Image, int] | None = None) -> PageText:
         """OCR a rendered page; a blank page or an empty OCR result ends as EMPTY (or the fallback).
 
-        ``alternative`` is another rendering of the same page (image, dpi), read too; the reading
-        with more confident characters wins, ``image``'s on a tie.
+        ``alternative`` is another rendering of the same page (image, dpi), read too; the two
+        readings are merged word by word (:func:`merge_readings`).
         """
         engine = f"{self.ocr.name} {self.ocr.version}"
         if is_blank(image):
             return self._empty_or_fallback(number, size, engine, fallback)
         result = self.ocr.recognize(image, dpi)
         if alternative is not None:
-            other = self.ocr.recognize(*alternative)
-            if confident_characters(other.words) > confident_characters(result.words):
-                result = other
+            result = merge_readings(result, self.ocr.recognize(*alternative))
         if not result.text.strip():
             return self._empty_or_fallback(number, size, engine, fallback)
         width, height = _upright_size(size, result)
