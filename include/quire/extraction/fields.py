@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -33,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-40"
+EXTRACTOR_VERSION = "generic-41"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -805,6 +806,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name_position = _mark_above(head, candidates, name_position, receipt=doc_type == "receipt")
         name_position = _spelled_out_below(head, candidates, name_position)
         name_position = _name_under_tagline(head, candidates, name_position)
+        name_position = _named_by_domain(first_page, candidates, name_position, blocked)
     first_page[name_position] = _name_part(_widen_name(first_page, name_position))
     name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
                                                   or _second_display_line(first_page, name_position, blocked))]
@@ -818,6 +820,41 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_clean(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+
+
+#: the name an e-mail address or a web site gives after "@" or "www." ("office@walsh-facilities.co.uk")
+_DOMAIN_NAME = re.compile(r"(?:@|\bwww\.)([^\W_][\w-]*)\.[a-z]{2,}", re.IGNORECASE)
+#: a domain name shorter than this says too little to name a company ("info@ab.de")
+_MIN_DOMAIN_NAME = 4
+
+
+def _named_by_domain(segments: Sequence[TextLine], candidates: Sequence[int], position: int,
+                     blocked: set[int]) -> int:
+    """The one candidate whose name the issuer's e-mail or web address spells ("Walsh Facilities" for
+    "office@walshfacilities.com"), where the chosen name is not spelled by any: a company's address
+    names the company, so an addressee chosen by position gives way. Addresses in the customer's block
+    are the customer's; several candidates spelled alike decide nothing."""
+    domains = {_letters_of(match.group(1)) for p, segment in enumerate(segments) if p not in blocked
+               for match in _DOMAIN_NAME.finditer(segment.text)}
+    domains = {domain for domain in domains if len(domain) >= _MIN_DOMAIN_NAME}
+    if not domains or _spelled_by(segments[position], domains):
+        return position
+    spelled = [p for p in candidates if _spelled_by(_name_part(segments[p]), domains)]
+    return spelled[0] if len(spelled) == 1 else position
+
+
+def _spelled_by(name: TextLine, domains: set[str]) -> bool:
+    """Whether a domain name spells the first words of ``name``, its legal form and marks left out
+    ("Foster Print Works LLP": "foster", "fosterprint", "fosterprintworks")."""
+    words = [_letters_of(w.text) for w in name.words if not labels.LEGAL_FORM.fullmatch(w.text.strip(".,"))]
+    words = [w for w in words if w]
+    return any("".join(words[:count]) in domains for count in range(1, len(words) + 1))
+
+
+def _letters_of(text: str) -> str:
+    """``text`` folded to the letters and digits a domain name would spell it with ("Krüger" -> "kruger")."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in folded if ch.isascii() and ch.isalnum())
 
 
 def _with_contact_details(segments: Sequence[TextLine], named: Sequence[int], candidates: Sequence[int],

@@ -450,6 +450,26 @@ def test_a_line_ocr_read_unsurely_heads_no_sender_block(make_document):
     assert _vendor(make_document, text, unsure=("Spang",))[0] == "Beratung Koch AG"
 
 
+def test_the_company_the_issuers_e_mail_address_spells_is_the_vendor(make_document):
+    text = ("CREDIT MEMO\n"
+            "Bennett Catering Inc.                 Credit Note No.:  CN-2024-21313\n"
+            "126 Mill Avenue\n"
+            "Denver, CO 80202\n"
+            "\n"
+            "                                      Walsh Facilities\n"
+            "                                      41 Station Road\n"
+            "                                      San Francisco, CA 94103\n"
+            + "\n" * 30 +
+            "Questions? office@walshfacilities.com\n")
+    assert _vendor(make_document, text) == ("Walsh Facilities", "41 Station Road, San Francisco, CA 94103")
+    # a labelled customer stays blocked though the address spells it; a domain must spell a name's first words
+    billed = text.replace("Bennett Catering Inc.        ", "Bill to                      ", 1).replace(
+        "126 Mill Avenue", "Bennett Catering Inc.\n126 Mill Avenue", 1)
+    assert _vendor(make_document, billed.replace("office@walshfacilities", "ap@bennettcatering"))[0] == \
+        "Walsh Facilities"
+    assert _vendor(make_document, text.replace("walshfacilities", "facilities"))[0] == "Bennett Catering Inc."
+
+
 def test_a_field_label_over_its_value_heads_no_sender_block(make_document):
     text = ("Walsh Catering Inc.                                 INVOICE\n"
             "130 Market Street\n"
