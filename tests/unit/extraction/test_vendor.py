@@ -132,6 +132,20 @@ def test_a_field_label_is_never_the_vendor(make_document):
     assert _vendor(make_document, text)[0] is None
 
 
+@pytest.mark.parametrize("title", ["BON DE COMMANDE", "Inkooporder", "Bestelbon"])
+def test_a_purchase_order_title_is_never_the_vendor(make_document, title: str):
+    text = (f"{title}\n"
+            "N° de commande:     BC-2024-72642   Fournisseur\n"
+            "                                    Bâtiment Lefèvre SA\n"
+            "                                    99 rue du Moulin\n"
+            "\n"
+            "N°  Article                 Nombre    PU HT    Montant net\n"
+            "1   Nettoyage des locaux        6     77,00         462,00\n"
+            + "\n" * 40 +
+            "Fontaine Nettoyage SARL · 214 rue de la Gare · 31000 Toulouse\n")
+    assert _vendor(make_document, text, "purchase_order")[0] == "Fontaine Nettoyage SARL"
+
+
 def test_a_legal_form_alone_takes_the_name_left_of_it_despite_ocr_marks(make_document):
     text = ("           Dubois Conseil :  SARL\n"
             "           135, place de la Paix, 33000 Bordeaux\n"
