@@ -609,12 +609,15 @@ def _without_stray_tail(words: list[Word], line: TextLine, *,
 
 def _described_columns(columns: Sequence[Column]) -> tuple[Column, ...]:
     """The description column and the unread ones right after it: a speck over a long description's end
-    marks no cell of its own, so the words under it (not its numbers) are the description's."""
+    marks no cell of its own, so the words under it (not its numbers) are the description's. So does an
+    unread cell right before it, a garbled start of its heading ("Item / Service" read "Item tem Service")."""
     kinds = [c.kind for c in columns]
     if "description" not in kinds:
         return ()
     start = kinds.index("description")
     end = start + 1
+    while start > 0 and columns[start - 1].unread:
+        start -= 1
     while end < len(columns) and columns[end].unread:
         end += 1
     return tuple(columns[start:end])

@@ -464,6 +464,20 @@ On-site support                 3          34.66       103.98
     assert rows == [("Network switch 24-port", "3", "77.51", "232.53"), ("On-site support", "3", "34.66", "103.98")]
 
 
+def test_a_garbled_start_of_the_description_heading_is_the_descriptions(make_document):
+    # "Item / Service" read as "Item tem Service": "tem" (unsure) stands over the first words of each row
+    document = make_document("""
+Item  tem    Service                Qty     Rate      Total
+1     Training workshop            1.25     1.00       1.25
+2     Delivery and handling           2     1.00       2.00
+                                   Subtotal            3.25
+""")
+    page = document.pages[0]
+    words = tuple(replace(w, confidence=0.17 if w.text == "tem" else 0.95) for w in page.words)
+    rows, _ = _rows(ParsedDocument((replace(page, words=words),)))
+    assert rows == [("Training workshop", "1.25", "1.00", "1.25"), ("Delivery and handling", "2", "1.00", "2.00")]
+
+
 def test_square_metres_as_ocr_reads_them_are_square_metres_again(make_document):
     rows, _ = _rows(make_document("""
 Description                      Qty     Unit price       Amount
