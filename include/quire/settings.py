@@ -45,8 +45,9 @@ class Settings(BaseSettings):
     #: confident reading with the same digits kept (quire.engines.line_reread); False reads each page once
     ocr_line_reread: bool = True
     ocr_dpi: int = 300
-    #: a scanned PDF page of lower resolution than ``ocr_dpi`` is read again as scanned, and the two
-    #: readings merged word by word (quire.engines.fusion); False reads it at ``ocr_dpi`` only
+    #: a scanned PDF page is read again from a second rendering (as scanned where that is below ``ocr_dpi``,
+    #: else at 200 dpi), and the two readings merged word by word (quire.engines.fusion); False reads it
+    #: at ``ocr_dpi`` only
     #: (held-out scanned invoices, cold OCR cache, 2 processes: 3.98 s a document with it, 2.52 s without)
     ocr_scan_resolution_reread: bool = True
     #: a text layer below this many usable characters on a page counts as "no text"

@@ -93,9 +93,9 @@ def test_released_with_its_password_an_encrypted_pdf_is_processed(ctx, corpus_di
 
 
 def test_crash_at_page_k_resumes_at_page_k(ctx, settings, corpus_dir, fault_dir, monkeypatch):
-    # ocrmypdf__multipage.pdf: pages 1, 2, 3, 5, 6 need OCR, page 4 has a text layer; page 1 is a 150 dpi
-    # scan, read twice (at 300 dpi and as scanned), so OCR call 4 is page 3's.
-    monkeypatch.setenv("QUIRE_TEST_CRASH_AT", "4")
+    # ocrmypdf__multipage.pdf: pages 1, 2, 3, 5, 6 need OCR, page 4 has a text layer; pages 1 and 2 are
+    # scans (150 and 300 dpi), each read twice (at 300 dpi and as scanned or at 200), so OCR call 5 is page 3's.
+    monkeypatch.setenv("QUIRE_TEST_CRASH_AT", "5")
     fake = build_context(settings.model_copy(update={"ocr_engine": "tests.doubles:FakeOcrEngine"}))
     document_id = ingest_file(fake, corpus_dir / "awkward" / "ocrmypdf__multipage.pdf").document_id
     claim_documents(fake, owner="dag/run-1", limit=1)
@@ -106,7 +106,7 @@ def test_crash_at_page_k_resumes_at_page_k(ctx, settings, corpus_dir, fault_dir,
     assert saved == [1, 2]  # committed before the crash on page 3
     second = advance_chunk(fake, "parse", [document_id], Attempt("dag", "run-1", "parse", 2, 2))
     assert second.advanced == [document_id]
-    assert fault_count("ocr-calls") == 4 + 3  # retry OCRed pages 3, 5, 6 only
+    assert fault_count("ocr-calls") == 5 + 3  # retry OCRed pages 3, 5, 6 only
     with transaction(ctx.engine) as session:
         runs = session.execute(select(PipelineRun.try_number, PipelineRun.outcome, PipelineRun.detail)
                                .order_by(PipelineRun.try_number)).all()

@@ -29,6 +29,10 @@ _INK_CONTRAST = 64
 SCAN_COVERAGE = 0.9
 #: images of lower resolution are thumbnails or placeholders, not scans worth reading as they are
 MIN_SCAN_DPI = 100
+#: a scan at the OCR dpi or finer is read a second time rendered this coarse. bench/accuracy.py on the dev
+#: and tune scanned invoices, the two readings merged (quire.engines.fusion), rows dev / tune: one reading
+#: 86.3 / 69.8 %; second at 150 dpi 87.0 / 71.8, at 200 dpi 88.1 / 71.8, at 400 dpi 87.1 / 71.2
+SECOND_READING_DPI = 200
 
 
 def choose_render_dpi(page: pdfium.PdfPage, size: PageSize, ocr_dpi: int, max_pixels: int,
@@ -65,20 +69,22 @@ def embedded_image_dpi(page: pdfium.PdfPage) -> float:
     return _largest_image(page)[1]
 
 
-def scan_resolution(page: pdfium.PdfPage, size: PageSize, ocr_dpi: int) -> int | None:
-    """The resolution of a scanned page (one image covering it) when it is below ``ocr_dpi``, else None.
+def second_rendering_dpi(page: pdfium.PdfPage, size: PageSize, ocr_dpi: int) -> int | None:
+    """The resolution to render a scanned page (one image covering it) at for a second reading: the scan's
+    own when it is below ``ocr_dpi``, else ``SECOND_READING_DPI``; None for a page that is no scan.
 
-    Rendering such a page at ``ocr_dpi`` interpolates the scanner's pixels, and tesseract reads the
-    two renderings differently: on the 400 generated scanned invoices (dev and tune, 150-200 dpi scans)
-    either one loses most of some pages' table to the layout analysis that the other reads whole
-    (tune 055 page 1: 260 characters at 300 dpi, 1253 at its own 150 dpi).
+    Tesseract reads two renderings of a scan differently, and each loses text the other reads: on the
+    400 generated scanned invoices (dev and tune) either one loses most of some pages' table to the layout
+    analysis that the other reads whole (tune 055 page 1: 260 characters at 300 dpi, 1253 at its own
+    150 dpi). Rendering a scan below ``ocr_dpi`` at ``ocr_dpi`` interpolates the scanner's pixels, so the
+    other rendering is the scan as it is; one at ``ocr_dpi`` or finer gets a coarser one.
     """
     area, dpi = _largest_image(page)
     scan_dpi = math.floor(dpi + 0.5)  # a 300 dpi scan measures 299.99998 dpi
     page_area = size.width * size.height / 72**2
-    if not page_area or area < SCAN_COVERAGE * page_area or not MIN_SCAN_DPI <= scan_dpi < ocr_dpi:
+    if not page_area or area < SCAN_COVERAGE * page_area or scan_dpi < MIN_SCAN_DPI:
         return None
-    return scan_dpi
+    return scan_dpi if scan_dpi < ocr_dpi else min(SECOND_READING_DPI, ocr_dpi)
 
 
 def _largest_image(page: pdfium.PdfPage) -> tuple[float, float]:

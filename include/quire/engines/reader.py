@@ -10,9 +10,10 @@ Per PDF page:
    A scanned page that already carries an OCR text layer therefore is not OCRed again.
 2. Otherwise the page is rendered (dpi from :func:`choose_render_dpi`, pixel
    budget checked first) and OCRed. Vector-drawn text, scans and garbage text
-   layers all end here. A scan of lower resolution than ``ocr_dpi`` is read a
-   second time as the scanner made it (see :func:`scan_resolution`), and the
-   two readings are merged word by word (see :func:`merge_readings`).
+   layers all end here. A scan is read a second time from another rendering: as
+   the scanner made it where that is below ``ocr_dpi``, else coarser (see
+   :func:`second_rendering_dpi`), and the two readings are merged word by word
+   (see :func:`merge_readings`).
 3. A blank rendering, or OCR that finds nothing, gives ``TextMethod.EMPTY``,
    unless the text layer had a little good text (a lone page number), which is kept.
 Images (PNG, JPEG, TIFF frames) are always OCRed.
@@ -40,7 +41,7 @@ from quire.engines.inspect import (
 from quire.engines.fusion import merge_readings
 from quire.engines.ocr import OcrEngine, OcrResult
 from quire.engines.quality import text_quality, usable_char_count
-from quire.engines.raster import choose_render_dpi, is_blank, render_page, scan_resolution
+from quire.engines.raster import choose_render_dpi, is_blank, render_page, second_rendering_dpi
 from quire.engines.textlayer import PYPDFIUM_ENGINE, TextLayer, extract_text_layer
 from quire.errors import UnreadableDocumentError
 from quire.model import PageText, TextMethod
@@ -149,11 +150,11 @@ class PdfReader(DocumentReader):
                                 TextMethod.TEXT_LAYER, PYPDFIUM_ENGINE, quality)
             dpi = choose_render_dpi(page, size, self.settings.ocr_dpi, self.settings.max_page_pixels, number)
             image = render_page(page, dpi, number)
-            scan_dpi = scan_resolution(page, size, dpi) if self.settings.ocr_scan_resolution_reread else None
-            as_scanned = None if scan_dpi is None else (render_page(page, scan_dpi, number), scan_dpi)
+            second_dpi = second_rendering_dpi(page, size, dpi) if self.settings.ocr_scan_resolution_reread else None
+            second = None if second_dpi is None else (render_page(page, second_dpi, number), second_dpi)
         finally:
             page.close()
-        return self._ocr_page(number, image, dpi, size, fallback=layer, alternative=as_scanned)
+        return self._ocr_page(number, image, dpi, size, fallback=layer, alternative=second)
 
     @staticmethod
     def _text_layer(page: pdfium.PdfPage, number: int) -> TextLayer:

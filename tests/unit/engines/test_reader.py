@@ -8,7 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from quire.engines.raster import choose_render_dpi, embedded_image_dpi, scan_resolution
+from quire.engines.raster import choose_render_dpi, embedded_image_dpi, second_rendering_dpi
 from quire.engines.inspect import PageSize
 from quire.engines.ocr import OcrResult
 from quire.engines.reader import open_document
@@ -30,7 +30,8 @@ def test_mixed_document_ocrs_only_pages_without_text(awkward_dir, engine_setting
     engine = CountingOcrEngine()
     pages = _read_all(awkward_dir / "ocrmypdf__multipage.pdf", engine_settings, engine)
     assert _ocr_pages(pages) == [1, 2, 3, 5, 6]
-    assert engine.calls == 6  # page 1 is a 150 dpi scan: read at 300 dpi and as scanned
+    # page 1 is a 150 dpi scan: read at 300 dpi and as scanned; page 2 a 300 dpi scan: at 300 and 200 dpi
+    assert engine.calls == 7
     assert pages[3].method is TextMethod.TEXT_LAYER and "Percentage" in pages[3].text
 
 
@@ -81,10 +82,11 @@ def test_tiny_page_with_a_high_resolution_scan_is_rendered_near_its_resolution(a
     assert 1500 < engine.dpis[0] <= 2400  # 300 dpi would give 500 x 358 px: text a few pixels tall
 
 
-def test_ordinary_pages_render_at_the_ocr_dpi(awkward_dir, engine_settings) -> None:
+def test_ordinary_pages_render_at_the_ocr_dpi_and_their_second_rendering_coarser(awkward_dir,
+                                                                                 engine_settings) -> None:
     engine = CountingOcrEngine()
     _read_all(awkward_dir / "ocrmypdf__cardinal.pdf", engine_settings, engine)
-    assert engine.dpis == [300] * 4
+    assert engine.dpis == [300, 200] * 4
 
 
 def test_embedded_image_dpi_ignores_the_placement_turn(awkward_dir) -> None:
@@ -95,13 +97,13 @@ def test_embedded_image_dpi_ignores_the_placement_turn(awkward_dir) -> None:
         document.close()
 
 
-def test_scan_resolution_names_low_resolution_scans_only(awkward_dir) -> None:
+def test_a_second_rendering_of_scans_only_as_scanned_below_the_ocr_dpi_else_coarser(awkward_dir) -> None:
     with pdfium.PdfDocument(awkward_dir / "ocrmypdf__multipage.pdf") as multipage, \
             pdfium.PdfDocument(awkward_dir / "ocrmypdf__cardinal.pdf") as cardinal:
-        found = [scan_resolution(page, PageSize(*page.get_size()), 300) for page in (*multipage, cardinal[0])]
+        found = [second_rendering_dpi(page, PageSize(*page.get_size()), 300) for page in (*multipage, cardinal[0])]
     # page 1: a 150 dpi scan; 2: 300 dpi; 3-4: 96 dpi strips covering a sliver; 5: a small 72 dpi image;
     # 6: a 147 dpi image covering a tenth of the page; the cardinal: 300 dpi (299.99998 measured)
-    assert found == [150, None, None, None, None, None, None]
+    assert found == [150, 200, None, None, None, None, 200]
 
 
 class _SharpAtScanResolution(CountingOcrEngine):
@@ -173,7 +175,8 @@ def test_pages_read_in_any_order_and_out_of_range_is_an_error(awkward_dir, engin
 def test_crashing_engine_fails_at_its_page_and_earlier_pages_are_intact(awkward_dir, engine_settings,
                                                                        monkeypatch) -> None:
     monkeypatch.setenv("QUIRE_TEST_OCR_CRASH_AT", "2")
-    with open_document(awkward_dir / "ocrmypdf__cardinal.pdf", engine_settings, ocr=CrashingOcrEngine()) as reader:
+    settings = engine_settings.model_copy(update={"ocr_scan_resolution_reread": False})  # one call a page
+    with open_document(awkward_dir / "ocrmypdf__cardinal.pdf", settings, ocr=CrashingOcrEngine()) as reader:
         assert reader.read_page(1).text == "counted call 1"
         with pytest.raises(EngineError, match="injected fault"):
             reader.read_page(2)
@@ -185,11 +188,12 @@ def test_crash_counter_on_disk_crashes_only_once_across_readers(awkward_dir, eng
     monkeypatch.setenv("QUIRE_TEST_FAULT_DIR", str(tmp_path / "faults"))
     monkeypatch.setenv("QUIRE_TEST_OCR_CRASH_AT", "2")
     path = awkward_dir / "ocrmypdf__cardinal.pdf"
-    with open_document(path, engine_settings, ocr=CrashingOcrEngine()) as reader:
+    settings = engine_settings.model_copy(update={"ocr_scan_resolution_reread": False})  # one call a page
+    with open_document(path, settings, ocr=CrashingOcrEngine()) as reader:
         reader.read_page(1)
         with pytest.raises(EngineError):
             reader.read_page(2)
-    with open_document(path, engine_settings, ocr=CrashingOcrEngine()) as reader:  # "the retry"
+    with open_document(path, settings, ocr=CrashingOcrEngine()) as reader:  # "the retry"
         assert [reader.read_page(n).text for n in (2, 3, 4)] == [f"counted call {n}" for n in (3, 4, 5)]
 
 
