@@ -31,9 +31,18 @@ def test_the_base_is_the_reading_with_more_confident_characters_and_keeps_its_lo
     weak = _reading(("Invoice", 10, 10, 0.5))
     strong = _reading(("Invoice", 10, 10, 0.6), ("Total", 10, 40, 0.9), ("12.50", 80, 40, 0.9))
     assert _texts(merge_readings(weak, strong)) == ["Invoice", "Total", "12.50"]
-    # the weaker reading's lone words (specks the stronger one ignored) are not added
-    assert _texts(merge_readings(strong, _reading(("Invoice", 10, 10, 0.9), (":", 200, 200, 0.9)))) == \
-        ["Invoice", "Total", "12.50"]
+
+
+def test_the_other_readings_lone_words_are_added_only_where_read_surely_and_clear_of_the_base() -> None:
+    base = _reading(("Invoice", 10, 10, 0.9), ("Total", 10, 40, 0.9), ("Consulting", 10, 100, 0.95),
+                    ("Hours", 100, 100, 0.95))
+    other = _reading(("Invoice", 10, 10, 0.9),
+                     ("Shipping", 10, 60, 0.95), ("7.50", 80, 60, 0.93),  # a row the base lost
+                     (":", 200, 200, 0.4),  # a speck the base rightly ignored
+                     ("Tot", 20, 47, 0.95))  # a sure word that grazes a base word: the same ink, shifted
+    merged = merge_readings(base, other)
+    assert _texts(merged) == ["Invoice", "Total", "Consulting", "Hours", "Shipping", "7.50"]
+    assert merged.text == "Invoice\nTotal\nShipping 7.50\nConsulting Hours"
 
 
 def test_a_slightly_more_confident_or_narrower_word_does_not_replace_the_base() -> None:
