@@ -422,8 +422,12 @@ def _without_row_numbers(items: list[LineItem], *, scanned: bool) -> list[LineIt
     # all rows numbered, or on a scan nearly all (OCR misread a few numbers: "El" for 8)
     if len(numbered) >= 2 and (all(ordinals) or (scanned and len(numbered) >= _NUMBERED_SCAN * len(items))):
         steps = [(b - a, row_b - row_a) for (row_a, a), (row_b, b) in zip(numbered, numbered[1:], strict=False)]
-        # counting rows: always up, mostly by one a row (a row lost to OCR skips a number)
-        if all(step > 0 for step, _ in steps) and sum(step == rows for step, rows in steps) >= 0.7 * len(steps):
+        # counting rows: always up, mostly by one a row (a row lost to OCR skips a number); on a scan that lost
+        # many rows, a long rising run that skips fewer numbers than it holds ("2 5 6 8 9 10 11 ... 24")
+        by_one = sum(step == rows for step, rows in steps) >= 0.7 * len(steps)
+        rising_run = scanned and len(numbered) >= _RISING_RUN and \
+            numbered[-1][1] - numbered[0][1] < 2 * len(numbered)
+        if all(step > 0 for step, _ in steps) and (by_one or rising_run):
             items = [replace(item, description=_EDGE_MARKS.sub("", item.description[m.end():]) if m else item.description)
                      for item, m in zip(items, ordinals, strict=True)]
     return items
@@ -431,6 +435,8 @@ def _without_row_numbers(items: list[LineItem], *, scanned: bool) -> list[LineIt
 
 #: the share of a scanned table's rows that must start with a counting number for it to be a position column
 _NUMBERED_SCAN = 0.8
+#: so many rising numbers are a position column even where lost rows left gaps in their count
+_RISING_RUN = 5
 
 
 def _scanned(lines: Sequence[TextLine]) -> bool:

@@ -570,6 +570,26 @@ El   Arbeidsloon                  50,00     832,00   41.600,00
     assert [row[0] for row in digital][:2] == ["1 Service op locatie", "2 Tonercartridge zwart"]
 
 
+def test_a_scanned_position_column_is_dropped_though_ocr_lost_many_of_its_rows(make_document):
+    # rows 1, 3, 4 and 7 lost to OCR: only two of the five steps count by one, but the run rises throughout
+    document = make_document("""
+2    Service op locatie            6,75     677,20    4.571,10
+5    Arbeidsloon                  50,00     832,00   41.600,00
+6    Training medewerkers          5,00   2.242,00   11.210,00
+8    Projectmanagement             1,50      30,00       45,00
+9    Reiskosten                    2,00       2,58        5,16
+11   Datamigratie                  1,00      10,00       10,00
+                                        Subtotaal   57.441,26
+""")
+    rows, _ = _rows(_scanned(document), ",")
+    assert [row[0] for row in rows] == ["Service op locatie", "Arbeidsloon", "Training medewerkers",
+                                        "Projectmanagement", "Reiskosten", "Datamigratie"]
+    # quantities that happen to rise are no position column: they skip more numbers than they hold
+    quantities = document.pages[0].text.replace("\n8    ", "\n80   ").replace("\n9    ", "\n90   ")
+    rows, _ = _rows(_scanned(make_document(quantities.replace("\n11   ", "\n110  "))), ",")
+    assert rows[3][0] == "80 Projectmanagement"
+
+
 def test_a_first_digit_ocr_lost_or_a_rule_it_read_as_one_is_undone_where_the_arithmetic_is_unambiguous(
         make_document):
     rows, _ = _rows(make_document("""
