@@ -469,7 +469,8 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
             if not _LETTER.search(description) and previous is not None \
                     and previous.page_number == line.page_number and _TIMES.match(previous.text) is None \
                     and not any(n.has_fraction for n in find_numbers(previous, decimal_separator)):
-                description = previous.text
+                description = " ".join(w.text for w in _without_stray_tail(list(previous.words), previous,
+                                                                           stray=_is_unsure_and_short))
             if quantity is not None and unit_price is not None and quantity * unit_price - amount <= Decimal("0.01") \
                     and amount - quantity * unit_price <= Decimal("0.01"):
                 confidence = min(line.confidence, previous.confidence if previous is not None else 1.0)
@@ -600,6 +601,11 @@ _STRAY_CHARS = 4
 
 def _is_short(word: Word) -> bool:
     return len(word.text) <= _STRAY_CHARS
+
+
+def _is_unsure_and_short(word: Word) -> bool:
+    """A short word OCR was unsure of, digits or not: a speck beside a description, not a weight ("1KG")."""
+    return _is_short(word) and word.confidence is not None and word.confidence < SPECK_CONFIDENCE
 
 
 def _without_stray_tail(words: list[Word], line: TextLine, *,

@@ -498,6 +498,24 @@ Window cleaning (m’)               4           2.00         8.00
                                     "Photo paper, 200 g/m², pack", "Window cleaning (m²)"]
 
 
+def test_specks_ocr_read_beside_a_receipt_rows_description_are_no_part_of_it(make_document):
+    document = make_document("""
+Kassenbeleg
+Reiskosten      2
+  12 x 66,00                      792,00
+Koffiebonen (kg)       Ee
+  5,75 x 4,06                      23,35
+Suiker 1KG
+  2 x 1,50                          3,00
+Summe                             818,35
+""")
+    page = document.pages[0]
+    unsure = {"2", "Ee"}
+    words = tuple(replace(w, confidence=0.1 if w.text in unsure and w.top < 60 else 0.95) for w in page.words)
+    rows, _ = _rows(ParsedDocument((replace(page, words=words),)), ",")
+    assert [row[0] for row in rows] == ["Reiskosten", "Koffiebonen (kg)", "Suiker 1KG"]
+
+
 def test_square_metres_on_a_receipt_row_are_square_metres_too(make_document):
     rows, _ = _rows(make_document("""
 Kassenbeleg
