@@ -150,7 +150,9 @@ class PdfReader(DocumentReader):
                                 TextMethod.TEXT_LAYER, PYPDFIUM_ENGINE, quality)
             dpi = choose_render_dpi(page, size, self.settings.ocr_dpi, self.settings.max_page_pixels, number)
             image = render_page(page, dpi, number)
-            second_dpi = second_rendering_dpi(page, size, dpi) if self.settings.ocr_scan_resolution_reread else None
+            # a blank page is not read at all, so it needs no second rendering
+            second_dpi = second_rendering_dpi(page, size, dpi) \
+                if self.settings.ocr_scan_resolution_reread and not is_blank(image) else None
             second = None if second_dpi is None else (render_page(page, second_dpi, number), second_dpi)
         finally:
             page.close()

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from quire.engines.raster import choose_render_dpi, embedded_image_dpi, second_rendering_dpi
 from quire.engines.inspect import PageSize
 from quire.engines.ocr import OcrResult
+from quire.engines import reader as reader_module
 from quire.engines.reader import open_document
 from quire.errors import DocumentTooLargeError, EngineError, PasswordRequiredError, UnreadableDocumentError
 from quire.model import TextMethod, Word
@@ -55,6 +56,18 @@ def test_blank_page_is_empty_without_calling_ocr(name: str, awkward_dir, engine_
     engine = CountingOcrEngine()
     [page] = _read_all(awkward_dir / name, engine_settings, engine)
     assert (page.method, page.text, page.words, engine.calls) == (TextMethod.EMPTY, "", (), 0)
+
+
+def test_a_blank_scan_is_rendered_once_and_never_read(tmp_path, engine_settings, monkeypatch) -> None:
+    path = tmp_path / "blank-scan.pdf"
+    Image.new("L", (1275, 1650), 255).save(path, "PDF", resolution=150)  # a blank letter page scanned at 150 dpi
+    rendered: list[float] = []
+    real_render = reader_module.render_page
+    monkeypatch.setattr(reader_module, "render_page", lambda page, dpi, number: (
+        rendered.append(dpi), real_render(page, dpi, number))[1])
+    engine = CountingOcrEngine()
+    [page] = _read_all(path, engine_settings, engine)
+    assert (page.method, engine.calls, rendered) == (TextMethod.EMPTY, 0, [300])
 
 
 def test_rotated_text_layer_words_are_in_display_space(awkward_dir, engine_settings) -> None:
