@@ -761,8 +761,10 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     yields the name alone. The name is the first name-like segment near the top, preferring
     one with a company suffix (Sdn Bhd, GmbH, Ltd, B.V. ...) or one after a "From:"/"Seller"
     label (on the label's line or below it), never one in the customer's block or the item
-    table. Where nothing in the head reads as a name but the page foot names a company (a
-    layout that prints the vendor only in its footer), the foot's is taken. The address is the run of
+    table. Of several companies in the head, the one whose block carries contact details, or whose
+    name the issuer's e-mail or web address spells, wins over one chosen by position alone. Where
+    nothing in the head reads as a name but the page foot names a company (a layout that prints the
+    vendor only in its footer), the foot's is taken. The address is the run of
     segments below the name in the same column, up to contact or registration details.
     """
     if not lines:
