@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     #: a scanned PDF page is read again from a second rendering (as scanned where that is below ``ocr_dpi``,
     #: else at 200 dpi), and the two readings merged word by word (quire.engines.fusion); False reads it
     #: at ``ocr_dpi`` only
-    #: (held-out scanned invoices, cold OCR cache, 2 processes: 3.98 s a document with it, 2.52 s without)
+    #: (held-out scanned invoices, cold OCR cache, 2 processes: 4.24 s a document with it, 2.52 s without)
     ocr_scan_resolution_reread: bool = True
     #: a text layer below this many usable characters on a page counts as "no text"
     min_text_chars: int = 20
