@@ -76,10 +76,12 @@ def _ink_groups(base: Sequence[Word], other: Sequence[Word]) -> tuple[list[tuple
     for j, word in enumerate(other):
         # only base words starting between a tallest word's height above this one and its bottom can overlap it
         for i in by_top[bisect_left(tops, word.top - tallest):bisect_right(tops, word.bottom)]:
-            if _same_ink(base[i], word):
-                parent[root(len(base) + j)] = root(i)
-            if _shared_area(base[i], word) > 0:
+            shared = _shared_area(base[i], word)
+            if shared > 0:
                 touching.add(word)
+            smaller = min(_area(base[i]), _area(word))
+            if smaller > 0 and shared >= SAME_INK * smaller:  # the same stretch of ink
+                parent[root(len(base) + j)] = root(i)
     groups: dict[int, tuple[list[Word], list[Word]]] = {}
     for i, word in enumerate(base):
         groups.setdefault(root(i), ([], []))[0].append(word)
@@ -96,9 +98,8 @@ def _texts(words: Sequence[Word]) -> list[str]:
     return [w.text for w in words]
 
 
-def _same_ink(a: Word, b: Word) -> bool:
-    smaller = min((a.x1 - a.x0) * (a.bottom - a.top), (b.x1 - b.x0) * (b.bottom - b.top))
-    return smaller > 0 and _shared_area(a, b) >= SAME_INK * smaller
+def _area(word: Word) -> float:
+    return (word.x1 - word.x0) * (word.bottom - word.top)
 
 
 def _shared_area(a: Word, b: Word) -> float:
