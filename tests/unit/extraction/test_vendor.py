@@ -437,31 +437,28 @@ def test_a_customer_number_field_heads_no_customer_block(make_document, referenc
     assert _vendor(make_document, text) == ("Foster Print Works LLP", "216 Station Street, Austin, TX 78701")
 
 
-def test_a_sender_without_a_legal_form_whose_block_carries_contact_details_beats_the_addressee(make_document):
-    text = ("RECHNUNG\n"
+def _addressee_over_sender(sender: str) -> str:
+    """An unlabelled addressee with a legal form at the top left; under the meta block on the right a
+    sender's block headed by ``sender``: address lines, then a phone number."""
+    return ("RECHNUNG\n"
             "Beratung Koch AG                      Rechnungsnummer:  2026/32163\n"
             "Schillerstraße 178                    Kundennummer:     D81054\n"
             "10115 Berlin\n"
             "\n"
-            "                                      Krüger Haustechnik\n"
+            f"                                      {sender}\n"
             "                                      Bahnhofstraße 154\n"
             "                                      60311 Frankfurt am Main\n"
             "                                      Tel. +49 36 2236376\n")
-    assert _vendor(make_document, text) == ("Krüger Haustechnik", "Bahnhofstraße 154, 60311 Frankfurt am Main")
+
+
+def test_a_sender_without_a_legal_form_whose_block_carries_contact_details_beats_the_addressee(make_document):
+    assert _vendor(make_document, _addressee_over_sender("Krüger Haustechnik")) == (
+        "Krüger Haustechnik", "Bahnhofstraße 154, 60311 Frankfurt am Main")
 
 
 def test_a_line_ocr_read_unsurely_heads_no_sender_block(make_document):
     """A smudged line over a block with contact details ("Spang") is no sender without a legal form."""
-    text = ("RECHNUNG\n"
-            "Beratung Koch AG                      Rechnungsnummer:  2026/32163\n"
-            "Schillerstraße 178\n"
-            "10115 Berlin\n"
-            "\n"
-            "                                      Spang\n"
-            "                                      Bahnhofstraße 154\n"
-            "                                      60311 Frankfurt am Main\n"
-            "                                      Tel. +49 36 2236376\n")
-    assert _vendor(make_document, text, unsure=("Spang",))[0] == "Beratung Koch AG"
+    assert _vendor(make_document, _addressee_over_sender("Spang"), unsure=("Spang",))[0] == "Beratung Koch AG"
 
 
 def test_the_company_the_issuers_e_mail_address_spells_is_the_vendor(make_document):
