@@ -792,24 +792,37 @@ _QUANTITY_PLACES = Decimal("0.01")
 
 def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]) -> dict[str, NumberToken]:
     """The one number of quantity x price = amount that OCR lost, from the other two, where the header has
-    its column and the division comes out exact (a price to the cent, a quantity to two places);
+    its column and one number (a price to the cent, a quantity to two places) gives the amount as printed;
     and a credit row's price takes the minus sign of its amount that OCR dropped."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if amount is None or amount.value == 0:
         return numbers
     completed = dict(numbers)
     if quantity is None and price is not None and price.value and "quantity" in kinds:
-        value = amount.value / price.value
-        if value > 0 and value == value.quantize(_QUANTITY_PLACES):
+        value = _rounded_quotient(amount.value, price.value, _QUANTITY_PLACES)
+        if value is not None and value > 0:
             completed["quantity"] = NumberToken(value, "", price.x0, price.x0, False)
     elif price is None and quantity is not None and quantity.value > 0 and "unit_price" in kinds:
-        value = amount.value / quantity.value
-        if value == value.quantize(Decimal("0.01")):
+        value = _rounded_quotient(amount.value, quantity.value, Decimal("0.01"))
+        if value is not None:
             completed["unit_price"] = NumberToken(value, "", amount.x0, amount.x0, True)
     elif quantity is not None and price is not None and amount.value < 0 < price.value \
             and _fits(quantity.value, -price.value, amount.value):
         completed["unit_price"] = replace(price, value=-price.value)
     return completed
+
+
+def _rounded_quotient(amount: Decimal, divisor: Decimal, places: Decimal) -> Decimal | None:
+    """The one number to ``places`` whose product with ``divisor`` comes to ``amount`` once rounded to the
+    cent (9.25 x 23.69 = 219.1325, printed 219.13), or None where no such number, or more than one, does
+    (any of 3.02, 3.03 and 3.04 times 0.33 rounds to 1.00)."""
+    nearest = (amount / divisor).quantize(places)
+    fitting = [value for value in (nearest - places, nearest, nearest + places)
+               if abs(value * divisor - amount) <= _HALF_CENT]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+_HALF_CENT = Decimal("0.005")
 
 
 #: OCR drops a decimal point now and then ("2188" for 21.88); a quantity or price read without one

@@ -638,3 +638,18 @@ Office chair                       3          10.00        10.00
                     ("Staff training", "1.5", "126.66", "189.99"),  # a speck read as a "5"
                     ("Delivery, 2 x 2 m", "5", "524.00", "2096.00"),  # 20 % off, not a misread 4
                     ("Office chair", "3", "10.00", "10.00")]  # the quantity's "1" or the amount's "1"? neither
+
+
+def test_a_lost_number_is_the_one_whose_product_rounds_to_the_printed_amount(make_document):
+    rows, _ = _rows(make_document("""
+Description                   Qty     Unit price       Amount
+Coffee beans                           23.69           219.13
+Copy paper                   4.75                        6.22
+Toner                                   0.33             1.00
+                              Subtotal                 226.35
+"""))
+    assert rows == [
+        ("Coffee beans", "9.25", "23.69", "219.13"),  # 9.25 x 23.69 = 219.1325
+        ("Copy paper", "4.75", "1.31", "6.22"),  # 4.75 x 1.31 = 6.2225
+        ("Toner", None, "0.33", "1.00"),  # 3.02, 3.03 and 3.04 all round to 1.00
+    ]
