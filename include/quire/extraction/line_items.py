@@ -243,7 +243,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     if not header_found:
         receipt = _receipt_items(lines, decimal_separator)
         return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
-    items = _without_row_numbers([_to_item(row) for row in _with_lost_column_points(_with_lost_quantity_column(rows))],
+    items = _without_row_numbers([_to_item(row) for row in _with_lost_column_points(_with_lost_price_column(_with_lost_quantity_column(rows)))],
                                  scanned=_scanned(lines))
     if first_header_page > lines[0].page_number:
         # the table began on an earlier page whose header OCR lost: its rows are found by arithmetic
@@ -311,6 +311,46 @@ def _with_lost_quantity_column(rows: list[_Row]) -> list[_Row]:
     for row in priced:
         row.column_kinds = row.column_kinds | {"quantity"}
     return rows
+
+
+def _with_lost_price_column(rows: list[_Row]) -> list[_Row]:
+    """Scanned rows under a header that names a quantity and an amount but no unit price, where most rows
+    print a number a cell gap right of their description text: the table has a price column whose heading
+    OCR lost, so its numbers were read into the description. They are the rows' unit prices (misread ones
+    are then repaired by the arithmetic like any price), and the descriptions lose them."""
+    candidates = [row for row in rows if row.line.scanned and row.described_here and row.description
+                  and "unit_price" not in row.column_kinds and {"quantity", "amount"} <= row.column_kinds]
+    found = [(row, price) for row in candidates if (price := _price_beside_description(row)) is not None]
+    if len(found) < 3 or len(found) < 0.5 * len(candidates):
+        return rows
+    for row in candidates:
+        row.column_kinds = row.column_kinds | {"unit_price"}
+    for row, price in found:
+        printed = [w.text for w in row.line.words if w.x1 > price.x0 and w.x0 < price.x1]
+        described = row.description[0].split()
+        if printed and described[-len(printed):] == printed:
+            row.description[0] = " ".join(described[:-len(printed)])
+            row.numbers["unit_price"] = price
+    return rows
+
+
+def _price_beside_description(row: _Row) -> NumberToken | None:
+    """The number right before a row's amount, set a cell gap right of the word before it, that no
+    column claimed."""
+    amount = row.numbers.get("amount")
+    if amount is None or "unit_price" in row.numbers:
+        return None
+    claimed = [*row.numbers.values(), *row.spare]
+    before = [token for token in row.numbers_on_line if token.x1 <= amount.x0 and token not in claimed]
+    if not before:
+        return None
+    price = before[-1]
+    quantity = row.numbers.get("quantity")
+    left = [w for w in row.line.words if w.x1 <= price.x0 + 0.01 and not _inside(w, price)]
+    if (quantity is not None and price.x0 < quantity.x1) or not left \
+            or price.x0 - left[-1].x1 <= BLOCK_GAP_CHARS * row.line.char_width():
+        return None
+    return price
 
 
 #: a price or amount column prints decimals when at least this share of its scanned cells show them

@@ -653,3 +653,21 @@ Toner                                   0.33             1.00
         ("Copy paper", "4.75", "1.31", "6.22"),  # 4.75 x 1.31 = 6.2225
         ("Toner", None, "0.33", "1.00"),  # 3.02, 3.03 and 3.04 all round to 1.00
     ]
+
+
+def test_scanned_prices_under_a_heading_ocr_lost_leave_the_description_for_their_own_column(make_document):
+    document = make_document("""
+Ref  Quantite   Designation                                    Montant HT
+1    3.75       Cafe en grains bio (kg)          467.58           1753.43
+2    12.00      Frais de livraison               500                60.00
+3    6.00       Papier A4, carton                35.00             210.00
+4    1.00       Migration de donnees, lot 2                        514.00
+                                                 Total HT         2537.43
+""")
+    rows, _ = _rows(_scanned(document))
+    assert rows == [
+        ("Cafe en grains bio (kg)", "3.75", "467.58", "1753.43"),
+        ("Frais de livraison", "12", "5.00", "60.00"),  # the price's lost point, restored by the arithmetic
+        ("Papier A4, carton", "6", "35.00", "210.00"),
+        ("Migration de donnees, lot 2", "1", "514.00", "514.00"),  # "2" is set a word space from "lot"
+    ]
