@@ -890,8 +890,9 @@ def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]
 def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine) -> dict[str, NumberToken]:
     """Quantity x price = amount restored where OCR got one character of a number wrong: lost its first digit
     ("$427.90" for 5,427.90, a speck where the "5" was), read a cell's rule as one ("410" for 10), or misread
-    or dropped a digit ("42" for 12, "15.5" for 1.5): the number the other two make, exactly, is the one read
-    with one character more, less or changed. A row whose discount on the line explains the difference
+    or dropped a digit ("42" for 12, "15.5" for 1.5): the number the other two make (the product rounded to
+    the cent, or the one quotient whose product rounds to the amount) is the one read with one character more,
+    less or changed. A row whose discount on the line explains the difference
     (5 x 524.00 less 20 % = 2096.00) is left as read."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if quantity is None or price is None or amount is None or min(quantity.value, price.value, amount.value) <= 0 \
@@ -899,12 +900,12 @@ def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine)
         return numbers
     if any(_fits(quantity.value, price.value * (1 - rate / 100), amount.value) for rate in _percentages(line.text)):
         return numbers
-    implied = {"amount": quantity.value * price.value, "unit_price": amount.value / quantity.value,
-               "quantity": amount.value / price.value}
+    implied = {"amount": (quantity.value * price.value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
+               "unit_price": _rounded_quotient(amount.value, quantity.value, Decimal("0.01")),
+               "quantity": _rounded_quotient(amount.value, price.value, _QUANTITY_PLACES)}
     repairs = []
     for kind, value in implied.items():
-        places = _QUANTITY_PLACES if kind == "quantity" else Decimal("0.01")
-        if value != value.quantize(places):
+        if value is None:
             continue
         shown = format_quantity if kind == "quantity" else format_amount
         if _one_edit_apart(shown(value), shown(numbers[kind].value)):

@@ -671,3 +671,14 @@ Ref  Quantite   Designation                                    Montant HT
         ("Papier A4, carton", "6", "35.00", "210.00"),
         ("Migration de donnees, lot 2", "1", "514.00", "514.00"),  # "2" is set a word space from "lot"
     ]
+
+
+def test_a_misread_digit_is_undone_where_the_product_comes_to_the_amount_only_once_rounded(make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Cable per metre                  9.3           1.63        15.49
+Staff training                  1.25          20.42       148.05
+                                          Subtotal        163.54
+"""))
+    assert rows == [("Cable per metre", "9.5", "1.63", "15.49"),  # 9.5 x 1.63 = 15.485
+                    ("Staff training", "7.25", "20.42", "148.05")]  # 7.25 x 20.42 = 148.045
