@@ -11,7 +11,7 @@ import re
 import statistics
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quire.extraction import labels
@@ -26,7 +26,7 @@ from quire.extraction.layout import (
     text_below,
     text_right,
 )
-from quire.extraction.line_items import extract_line_items, find_header, is_speck
+from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
 from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-48"
+EXTRACTOR_VERSION = "generic-49"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -66,10 +66,17 @@ def extract_fields(parsed: ParsedDocument, classification: Classification, *,
     template = match_template(parsed, templates)
     if template is not None:
         fields.update(apply_template(template, context))
+    table = replace(table, items=with_credit_signs(table.items, _net_amount(fields)))
     validation, routing = validate_extraction(fields, table, classification.doc_type, settings.review_confidence)
     return Extraction(fields=fields, line_items=table.items, validation=validation, routing=routing,
                       extractor_version=EXTRACTOR_VERSION,
                       template=template.reference if template is not None else None)
+
+
+def _net_amount(fields: dict[str, FieldValue]) -> Decimal | None:
+    """What the line items sum to: the subtotal, or the total where none is printed."""
+    value = (fields.get("subtotal_amount") or _MISSING).value or (fields.get("total_amount") or _MISSING).value
+    return Decimal(value) if value is not None else None
 
 
 def extract_generic_fields(context: DocumentContext, doc_type: str | None = None) -> dict[str, FieldValue]:

@@ -243,8 +243,8 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     if not header_found:
         receipt = _receipt_items(lines, decimal_separator)
         return receipt if receipt.items else _arithmetic_table(lines, decimal_separator)
-    items = _without_row_numbers([_to_item(row) for row in _with_lost_column_points(_with_lost_price_column(_with_lost_quantity_column(rows)))],
-                                 scanned=_scanned(lines))
+    rows = _with_lost_column_points(_with_lost_price_column(_with_lost_quantity_column(rows)))
+    items = _without_row_numbers([_to_item(row) for row in rows], scanned=_scanned(lines))
     if first_header_page > lines[0].page_number:
         # the table began on an earlier page whose header OCR lost: its rows are found by arithmetic
         earlier = [line for line in lines if line.page_number < first_header_page]
@@ -830,10 +830,28 @@ def _split_quantity(price: NumberToken) -> tuple[NumberToken, NumberToken] | Non
 _QUANTITY_PLACES = Decimal("0.01")
 
 
+def with_credit_signs(items: Sequence[LineItem], net: Decimal | None) -> tuple[LineItem, ...]:
+    """A credit note's rows whose minus signs OCR lost ("99.53  622.06" on a note for -622.06): where the
+    net amount is negative and the rows sum to it only with every positive row made negative, they are."""
+    if net is None or net >= 0:
+        return tuple(items)
+    signed = tuple(_negated(item) for item in items)
+    read, credited = (sum((Decimal(i.amount) for i in rows if i.amount is not None), Decimal(0))
+                      for rows in (items, signed))
+    return signed if read != credited and abs(credited - net) <= Decimal("0.01") else tuple(items)
+
+
+def _negated(item: LineItem) -> LineItem:
+    """The row as a credit: its positive price and amount made negative."""
+    def credit(value: str | None) -> str | None:
+        return format_amount(-Decimal(value)) if value is not None and Decimal(value) > 0 else value
+    return replace(item, unit_price=credit(item.unit_price), amount=credit(item.amount))
+
+
 def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]) -> dict[str, NumberToken]:
     """The one number of quantity x price = amount that OCR lost, from the other two, where the header has
     its column and one number (a price to the cent, a quantity to two places) gives the amount as printed;
-    and a credit row's price takes the minus sign of its amount that OCR dropped."""
+    and a credit row's price or amount takes the minus sign of the other that OCR dropped."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if amount is None or amount.value == 0:
         return numbers
@@ -849,6 +867,9 @@ def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]
     elif quantity is not None and price is not None and amount.value < 0 < price.value \
             and _fits(quantity.value, -price.value, amount.value):
         completed["unit_price"] = replace(price, value=-price.value)
+    elif quantity is not None and price is not None and quantity.value > 0 > price.value \
+            and _fits(quantity.value, price.value, -amount.value):
+        completed["amount"] = replace(amount, value=-amount.value)
     return completed
 
 

@@ -1,8 +1,9 @@
 from dataclasses import replace
+from decimal import Decimal
 
 from quire.extraction.layout import document_lines
-from quire.extraction.line_items import extract_line_items
-from quire.model import ParsedDocument
+from quire.extraction.line_items import extract_line_items, with_credit_signs
+from quire.model import LineItem, ParsedDocument
 
 
 def _rows(document, decimal_separator="."):
@@ -682,3 +683,22 @@ Staff training                  1.25          20.42       148.05
 """))
     assert rows == [("Cable per metre", "9.5", "1.63", "15.49"),  # 9.5 x 1.63 = 15.485
                     ("Staff training", "7.25", "20.42", "148.05")]  # 7.25 x 20.42 = 148.045
+
+
+def test_a_credit_rows_amount_takes_the_minus_sign_of_its_price_that_ocr_dropped(make_document):
+    rows, _ = _rows(make_document("""
+Description                   Qty     Unit price       Amount
+Brochures                      50      -1382.00      69100.00
+Returned chair                  1        -12.00        -12.00
+                              Subtotal            -69112.00
+"""))
+    assert rows == [("Brochures", "50", "-1382.00", "-69100.00"), ("Returned chair", "1", "-12.00", "-12.00")]
+
+
+def test_credit_rows_whose_signs_ocr_lost_are_negated_only_where_the_net_amount_says_so():
+    read = (LineItem("On-site support", "6.25", "99.53", "622.06"), LineItem("Refund", "1", "-10.00", "-10.00"))
+    assert [(i.unit_price, i.amount) for i in with_credit_signs(read, Decimal("-632.06"))] == [
+        ("-99.53", "-622.06"), ("-10.00", "-10.00")]
+    assert with_credit_signs(read, Decimal("612.06")) == read  # an invoice with one credit row: as read
+    assert with_credit_signs(read, Decimal("-500.00")) == read  # the rows make no such sum: no guess
+    assert with_credit_signs(read, None) == read
