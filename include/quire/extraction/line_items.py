@@ -855,8 +855,10 @@ def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if amount is None or amount.value == 0:
         return numbers
-    completed = dict(numbers)
-    if quantity is None and price is not None and price.value and "quantity" in kinds:
+    # a quantity or price of zero beside an amount is a misread cell (a lone "0" for 3.09), as good as lost
+    completed = {kind: token for kind, token in numbers.items() if kind == "amount" or token.value != 0}
+    quantity, price = completed.get("quantity"), completed.get("unit_price")
+    if quantity is None and price is not None and "quantity" in kinds:
         value = _rounded_quotient(amount.value, price.value, _QUANTITY_PLACES)
         if value is not None and value > 0:
             completed["quantity"] = NumberToken(value, "", price.x0, price.x0, False)

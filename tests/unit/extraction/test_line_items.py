@@ -702,3 +702,13 @@ def test_credit_rows_whose_signs_ocr_lost_are_negated_only_where_the_net_amount_
     assert with_credit_signs(read, Decimal("612.06")) == read  # an invoice with one credit row: as read
     assert with_credit_signs(read, Decimal("-500.00")) == read  # the rows make no such sum: no guess
     assert with_credit_signs(read, None) == read
+
+
+def test_a_quantity_or_price_read_as_zero_beside_an_amount_is_worked_out_again(make_document):
+    rows, _ = _rows(make_document("""
+Description                   Qty     Unit price       Amount
+Travel expenses                 6          0            18.54
+Laser toner                     0       1262.00      63100.00
+                              Subtotal             63118.54
+"""))
+    assert rows == [("Travel expenses", "6", "3.09", "18.54"), ("Laser toner", "50", "1262.00", "63100.00")]
