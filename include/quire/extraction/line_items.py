@@ -848,9 +848,11 @@ def _negated(item: LineItem) -> LineItem:
     return replace(item, unit_price=credit(item.unit_price), amount=credit(item.amount))
 
 
-def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]) -> dict[str, NumberToken]:
+def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str],
+                          line: TextLine) -> dict[str, NumberToken]:
     """The one number of quantity x price = amount that OCR lost, from the other two, where the header has
-    its column and one number (a price to the cent, a quantity to two places) gives the amount as printed;
+    its column and one number (a price to the cent, a quantity to two places) gives the amount as printed,
+    less a discount rate printed on the line if one explains it (1 x 3.68 less 3 % = 3.57, not 0.97 x 3.68);
     and a credit row's price or amount takes the minus sign of the other that OCR dropped."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if amount is None or amount.value == 0:
@@ -859,11 +861,11 @@ def _complete_by_division(numbers: dict[str, NumberToken], kinds: frozenset[str]
     completed = {kind: token for kind, token in numbers.items() if kind == "amount" or token.value != 0}
     quantity, price = completed.get("quantity"), completed.get("unit_price")
     if quantity is None and price is not None and "quantity" in kinds:
-        value = _rounded_quotient(amount.value, price.value, _QUANTITY_PLACES)
+        value = _quotient_after_discount(amount.value, price.value, _QUANTITY_PLACES, line)
         if value is not None and value > 0:
             completed["quantity"] = NumberToken(value, "", price.x0, price.x0, False)
     elif price is None and quantity is not None and quantity.value > 0 and "unit_price" in kinds:
-        value = _rounded_quotient(amount.value, quantity.value, Decimal("0.01"))
+        value = _quotient_after_discount(amount.value, quantity.value, Decimal("0.01"), line)
         if value is not None:
             completed["unit_price"] = NumberToken(value, "", amount.x0, amount.x0, True)
     elif quantity is not None and price is not None and amount.value < 0 < price.value \
@@ -886,6 +888,21 @@ def _rounded_quotient(amount: Decimal, divisor: Decimal, places: Decimal) -> Dec
 
 
 _HALF_CENT = Decimal("0.005")
+
+
+def _quotient_after_discount(amount: Decimal, divisor: Decimal, places: Decimal, line: TextLine) -> Decimal | None:
+    """The rounded quotient of ``amount`` by ``divisor``, or by ``divisor`` less a rate printed on the line
+    where that quotient is the rounder number (1 rather than 0.97): a rate that is a tax, not a discount,
+    makes a quotient no rounder than the true one, which is kept."""
+    quotients = [_rounded_quotient(amount, divisor, places),
+                 *(_rounded_quotient(amount, divisor * (1 - rate / 100), places)
+                   for rate in _percentages(line.text) if rate < 100)]
+    found = [value for value in quotients if value is not None]
+    return min(found, key=_decimal_places) if found else None
+
+
+def _decimal_places(value: Decimal) -> int:
+    return max(0, -value.normalize().as_tuple().exponent)
 
 
 #: OCR drops a decimal point now and then ("2188" for 21.88); a quantity or price read without one
@@ -964,7 +981,7 @@ def _to_item(row: _Row) -> LineItem:
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
     numbers = _complete_by_division(_with_one_misread_character(_with_lost_points(numbers), row.line),
-                                    row.column_kinds)
+                                    row.column_kinds, row.line)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

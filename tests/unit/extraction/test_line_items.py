@@ -712,3 +712,17 @@ Laser toner                     0       1262.00      63100.00
                               Subtotal             63118.54
 """))
     assert rows == [("Travel expenses", "6", "3.09", "18.54"), ("Laser toner", "50", "1262.00", "63100.00")]
+
+
+def test_a_lost_number_is_worked_out_less_the_discount_printed_on_its_line_where_that_is_the_rounder(
+        make_document):
+    rows, _ = _rows(make_document("""
+Description                   Qty     Unit price    Rate       Amount
+Copy paper                              3.68         3 %         3.57
+Staff training                          12.00       15 %        20.40
+Coffee beans                            24.00       20 %        60.00
+                              Subtotal                          83.97
+"""))
+    assert rows == [("Copy paper", "1", "3.68", "3.57"),  # 1 x 3.68 less 3 %, not 0.97 x 3.68
+                    ("Staff training", "2", "12.00", "20.40"),  # not 1.7
+                    ("Coffee beans", "2.5", "24.00", "60.00")]  # 20 % is a tax here: 3.125 is no rounder
