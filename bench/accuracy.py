@@ -150,12 +150,11 @@ def _box_rows(csv_path: Path) -> list[tuple[list[float], list[float], str]]:
 
 def sroie_cer(stem: str, settings: Settings) -> float:
     """CER of the page reader's words (an OCR cache hit after extraction) against box/*.csv."""
-    from quire.engines.ocr import get_ocr_engine
-    from quire.engines.reader import open_document
+    from quire.engines.reader import open_with_settings
 
     reference = reading_order([Word(t, min(xs), min(ys), max(xs), max(ys))
                                for xs, ys, t in _box_rows(SROIE / "box" / f"{stem}.csv")])
-    with open_document(SROIE / "img" / f"{stem}.jpg", settings, ocr=get_ocr_engine(settings)) as reader:
+    with open_with_settings(SROIE / "img" / f"{stem}.jpg", settings) as reader:
         words = [w for n in range(1, reader.page_count + 1) for w in reader.read_page(n).words]
     return edit_distance(reference, reading_order(words)) / max(1, len(reference))
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from quire.blobs import sha256_file
 from quire.engines.inspect import inspect_file
-from quire.engines.ocr import get_ocr_engine
-from quire.engines.reader import open_document
+from quire.engines.reader import open_with_settings
 from quire.errors import QuarantineError, QuireError
 from quire.ids import child_id_for, document_id_for
 from quire.loading import load_object
@@ -28,7 +27,7 @@ def extract_file_records(path: Path, settings: Settings, *, password: str | None
     try:
         record["sha256"] = sha256 = sha256_file(path)
         inspect_file(path, settings, password)
-        with open_document(path, settings, ocr=get_ocr_engine(settings), password=password) as reader:
+        with open_with_settings(path, settings, password=password) as reader:
             pages = tuple(reader.read_page(n) for n in range(1, reader.page_count + 1))
     except QuarantineError as exc:
         return record | {"status": "quarantined", "reason": str(exc)}

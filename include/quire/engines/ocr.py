@@ -28,6 +28,8 @@ from quire.settings import Settings
 
 #: tesseract pages-segmentation mode 3: fully automatic layout, no OSD (OSD runs separately, on demand)
 AUTO_SEGMENTATION = 3
+#: tesseract's mode 6: the page is one uniform block of text lines, read top to bottom
+BLOCK_SEGMENTATION = 6
 #: the modes that read a whole page without OSD: 3 automatic, 4 one column of lines of varying size,
 #: 6 one uniform block, 11 sparse text (as much text as possible, in no particular order)
 SEGMENTATION_MODES = (3, 4, 6, 11)
@@ -49,7 +51,7 @@ COLUMN_ASPECT_RATIO = 1.75
 #: 8.60 % with psm 3 everywhere, 7.70 % with psm 6 on narrow columns (tune half 8.75 -> 7.53 %, check
 #: half 8.46 -> 7.86 %), 8.23 % with psm 4; full-width pages keep psm 3 (see DEFAULT_SEGMENTATION).
 #: psm 6 is no slower: 0.86 s CPU a receipt page against 0.99 s for psm 3 (8 SROIE receipts).
-DEFAULT_COLUMN_SEGMENTATION: int | None = 6
+DEFAULT_COLUMN_SEGMENTATION: int | None = BLOCK_SEGMENTATION
 #: below this mean word confidence a page may be upside down or sideways: ask OSD
 OSD_CONFIDENCE_THRESHOLD = 0.75
 #: share of (3+ letter) words taller than wide from which a page counts as turned by 90/270 degrees
@@ -102,37 +104,56 @@ class OcrEngine(Protocol):
 def get_ocr_engine(settings: Settings) -> OcrEngine:
     """The engine ``settings.ocr_engine`` names (see the module docstring)."""
     if settings.ocr_engine == "tesseract":
-        from quire.engines.language import LanguageRereadEngine
-        from quire.engines.ocr_cache import CachedOcrEngine
-        from quire.engines.second_reading import SecondReadingEngine
-
-        cache_dir = settings.cache_root / "ocr"
-        first = TesseractEngine.from_settings(settings)
-
-        def reading(engine: TesseractEngine) -> OcrEngine:
-            cached = CachedOcrEngine(engine, cache_dir)
-            if not settings.ocr_second_reading_below or engine.preprocessing.thresholding == "sauvola":
-                return cached
-            sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
-            return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
-
-        english = reading(first)
-        rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
-        page: OcrEngine = english
-        if rereads:
-            page = LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
-                language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
-                otherwise=english if isinstance(english, SecondReadingEngine) else None)
-        if not settings.ocr_line_reread:
-            return page
-        from quire.engines.line_reread import LineRereadEngine
-
-        return LineRereadEngine(page, first, cache_dir)
+        return _tesseract_reading(TesseractEngine.from_settings(settings), settings)
     try:
         engine_class = load_object(settings.ocr_engine)
     except (ImportError, AttributeError, ValueError) as exc:
         raise TerminalError(f"cannot load OCR engine {settings.ocr_engine!r}: {exc}") from exc
     return engine_class(settings)
+
+
+def get_unsure_scan_engines(settings: Settings) -> tuple[OcrEngine, ...]:
+    """The further readings of a scanned page its first readings were unsure of (quire.engines.reader):
+    the page as one uniform block of lines, and the page levelled with its table rules removed. Tesseract's
+    layout analysis breaks rows whose rules cross or touch the text (a slanted, ruled or gridded table) into
+    fragments it reads as noise; the first reading sets such rows as one block, the second straightens and
+    clears them. None for another engine than tesseract (its doubles read as they are told) or with
+    ``ocr_unsure_scan_reread`` off."""
+    if settings.ocr_engine != "tesseract" or not settings.ocr_unsure_scan_reread:
+        return ()
+    first = TesseractEngine.from_settings(settings)
+    levelled = dataclasses.replace(first.preprocessing, deskew=True, remove_grid=True)
+    return (_tesseract_reading(first.with_segmentation(BLOCK_SEGMENTATION), settings),
+            _tesseract_reading(first.with_preprocessing(levelled), settings))
+
+
+def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
+    """``first`` behind the OCR cache, with the rereads the settings ask for (Sauvola, languages, lines)."""
+    from quire.engines.language import LanguageRereadEngine
+    from quire.engines.ocr_cache import CachedOcrEngine
+    from quire.engines.second_reading import SecondReadingEngine
+
+    cache_dir = settings.cache_root / "ocr"
+
+    def reading(engine: TesseractEngine) -> OcrEngine:
+        cached = CachedOcrEngine(engine, cache_dir)
+        if not settings.ocr_second_reading_below or engine.preprocessing.thresholding == "sauvola":
+            return cached
+        sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
+        return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
+
+    english = reading(first)
+    rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+    page: OcrEngine = english
+    if rereads:
+        page = LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
+            language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
+            otherwise=english if isinstance(english, SecondReadingEngine) else None)
+    if not settings.ocr_line_reread:
+        return page
+    from quire.engines.line_reread import LineRereadEngine
+
+    return LineRereadEngine(page, first, cache_dir)
 
 
 class TesseractEngine:
@@ -183,6 +204,10 @@ class TesseractEngine:
     def with_preprocessing(self, preprocessing: Preprocessing) -> TesseractEngine:
         """The same engine on differently prepared images."""
         return self._with(preprocessing=preprocessing)
+
+    def with_segmentation(self, psm: int) -> TesseractEngine:
+        """The same engine laying out full-width pages in mode ``psm``."""
+        return self._with(psm=psm)
 
     def _with(self, **changes) -> TesseractEngine:
         """This engine with ``changes``, every other option kept."""
@@ -321,6 +346,18 @@ def parse_tsv(tsv: str, dpi: float) -> OcrResult:
     if current_line:
         lines.append(" ".join(current_line))
     return OcrResult("\n".join(lines), tuple(words), character_confidence(words))
+
+
+#: a word read below this confidence is unsure: mostly ink tesseract could not make letters of (specks,
+#: rules, rows its layout analysis cut into fragments)
+UNSURE_WORD_CONFIDENCE = 0.5
+
+
+def unsure_character_share(words: Sequence[Word]) -> float:
+    """The share of the characters read that lie in unsure words (0 when nothing was read)."""
+    characters = sum(len(w.text) for w in words)
+    unsure = sum(len(w.text) for w in words if (w.confidence or 0.0) < UNSURE_WORD_CONFIDENCE)
+    return unsure / characters if characters else 0.0
 
 
 def character_confidence(words: Sequence[Word]) -> float:

@@ -17,8 +17,7 @@ from quire.context import QuireContext
 from quire.db.engine import transaction
 from quire.db.models import DocumentSecret, PageResult
 from quire.db.repository import transition
-from quire.engines.ocr import get_ocr_engine
-from quire.engines.reader import open_document
+from quire.engines.reader import open_with_settings
 from quire.model import PageText, TextMethod
 from quire.stages.common import PARSE_STAGE, StageResult, load_document, state_of
 from quire.states import State
@@ -40,7 +39,7 @@ def parse_document(document_id: str, ctx: QuireContext) -> StageResult:
         path = ctx.blobs.path_from_uri(document.blob_uri)
 
     pages_read, resumed_at = 0, None
-    with open_document(path, ctx.settings, ocr=get_ocr_engine(ctx.settings), password=password) as reader:
+    with open_with_settings(path, ctx.settings, password=password) as reader:
         page_count = reader.page_count
         for page_number in range(1, page_count + 1):
             if page_number in checkpointed:

@@ -13,8 +13,10 @@ from quire.engines.ocr import (
     TesseractEngine,
     _looks_turned,
     get_ocr_engine,
+    get_unsure_scan_engines,
     parse_osd,
     parse_tsv,
+    unsure_character_share,
 )
 from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
@@ -115,6 +117,30 @@ def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_se
     assert isinstance(engine, LineRereadEngine) and isinstance(engine.inner, LanguageRereadEngine)
     assert engine.settings_key.startswith(engine.inner.settings_key + ";line_reread=")
     assert engine.reader.languages == "eng" and engine.cache_dir == engine_settings.cache_root / "ocr"
+
+
+def test_unsure_scans_are_read_as_one_block_and_levelled_without_rules(engine_settings) -> None:
+    block, levelled = get_unsure_scan_engines(engine_settings)
+    assert isinstance(block, LineRereadEngine) and isinstance(levelled, LineRereadEngine)
+    first = get_ocr_engine(engine_settings).reader
+    assert (block.reader.psm, block.reader.preprocessing) == (6, first.preprocessing)
+    assert (levelled.reader.psm, levelled.reader.languages) == (first.psm, first.languages)
+    assert levelled.reader.preprocessing == Preprocessing(deskew=True, remove_grid=True)
+    # each reading has its own cache entries, in the one cache folder
+    keys = {first.settings_key, block.reader.settings_key, levelled.reader.settings_key}
+    assert len(keys) == 3 and levelled.cache_dir == block.cache_dir == engine_settings.cache_root / "ocr"
+
+
+@pytest.mark.parametrize("update", [{"ocr_unsure_scan_reread": False},
+                                    {"ocr_engine": "tests.unit.engines.ocr_doubles:CountingOcrEngine"}])
+def test_no_further_readings_when_switched_off_or_for_another_engine(update, engine_settings) -> None:
+    assert get_unsure_scan_engines(engine_settings.model_copy(update=update)) == ()
+
+
+def test_unsure_share_counts_characters_of_words_below_half_confidence() -> None:
+    words = [Word("Total", 0, 0, 1, 1, 0.96), Word("12.50", 0, 0, 1, 1, 0.49), Word("ee", 0, 0, 1, 1, None)]
+    assert unsure_character_share(words) == 7 / 12
+    assert unsure_character_share([]) == 0.0
 
 
 def test_factory_loads_a_double_by_dotted_path(engine_settings) -> None:

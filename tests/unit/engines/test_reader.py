@@ -146,6 +146,61 @@ def test_reading_scans_as_scanned_can_be_switched_off(awkward_dir, engine_settin
     assert engine.dpis == [300] and page.text == "Tot"
 
 
+class _Reading(CountingOcrEngine):
+    """Reads every image as the same words."""
+
+    def __init__(self, *words: Word) -> None:
+        super().__init__()
+        self.words = words
+        self.sizes: list[tuple[int, int]] = []
+
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        super().recognize(image, dpi)
+        self.sizes.append(image.size)
+        return OcrResult(" ".join(w.text for w in self.words), self.words, 0.0)
+
+
+_SHREDDED_ROW = (Word("Total", 10, 10, 40, 20, 0.95), Word("Te", 50, 10, 80, 20, 0.2))
+
+
+def _read_page_one(path: Path, settings, engine, further) -> str:
+    with open_document(path, settings, ocr=engine, unsure_scan_ocr=further) as reader:
+        return reader.read_page(1).text
+
+
+def test_a_scan_read_unsurely_is_read_further_at_the_ocr_dpi_and_merged(awkward_dir, engine_settings) -> None:
+    block, levelled = _Reading(Word("12.50", 50, 10, 80, 20, 0.9)), _Reading(Word("Total", 10, 10, 40, 20, 0.9))
+    engine = _Reading(*_SHREDDED_ROW)
+    text = _read_page_one(awkward_dir / "ocrmypdf__multipage.pdf", engine_settings, engine, (block, levelled))
+    # page 1 is scanned at 150 dpi: read further from its 300 dpi rendering, not from the scan as scanned
+    assert engine.dpis == [300, 150] and block.dpis == levelled.dpis == [300]
+    assert block.sizes == levelled.sizes == engine.sizes[:1]
+    assert text == "Total 12.50"  # "Te" replaced by the sure reading of its ink; "Total" stays the base's
+
+
+def test_a_scan_read_surely_is_not_read_further(awkward_dir, engine_settings) -> None:
+    further = _Reading(Word("12.50", 50, 10, 80, 20, 0.9))
+    sure = _Reading(Word("Total", 10, 10, 40, 20, 0.95), Word("Tax", 50, 10, 80, 20, 0.49),
+                    *(Word("word", 100 + 50 * n, 10, 140 + 50 * n, 20, 0.9) for n in range(25)))
+    text = _read_page_one(awkward_dir / "ocrmypdf__multipage.pdf", engine_settings, sure, (further,))
+    assert further.calls == 0 and text.startswith("Total Tax")  # 3 unsure characters of 108
+
+
+def test_a_scan_is_read_further_without_its_second_rendering_too(awkward_dir, engine_settings) -> None:
+    further = _Reading(Word("12.50", 50, 10, 80, 20, 0.9))
+    settings = engine_settings.model_copy(update={"ocr_scan_resolution_reread": False})
+    engine = _Reading(*_SHREDDED_ROW)
+    text = _read_page_one(awkward_dir / "ocrmypdf__multipage.pdf", settings, engine, (further,))
+    assert (engine.dpis, further.dpis, text) == ([300], [300], "Total 12.50")
+
+
+def test_pages_that_are_no_scans_are_never_read_further(awkward_dir, engine_settings) -> None:
+    further = _Reading(Word("12.50", 50, 10, 80, 20, 0.9))
+    text = _read_page_one(awkward_dir / "ocrmypdf__vector.pdf", engine_settings, _Reading(*_SHREDDED_ROW),
+                          (further,))
+    assert further.calls == 0 and text == "Total Te"
+
+
 def test_render_dpi_never_exceeds_the_pixel_budget(awkward_dir) -> None:
     document = pdfium.PdfDocument(awkward_dir / "ocrmypdf__2400dpi.pdf")
     try:
