@@ -51,8 +51,9 @@ class Settings(BaseSettings):
     #: (held-out scanned invoices, cold OCR cache, 2 processes: 4.24 s a document with it, 2.52 s without)
     ocr_scan_resolution_reread: bool = True
     #: a scanned PDF page whose reading is unsure in places (quire.engines.reader.UNSURE_SCAN_SHARE) is read
-    #: twice more at ``ocr_dpi``, as one block of lines and levelled with its table rules removed, and the
-    #: readings merged word by word (quire.engines.ocr.get_unsure_scan_engines); False never reads further
+    #: twice more at ``ocr_dpi``, as one block of lines and levelled with its table rules removed and thresholded
+    #: locally, and the readings merged word by word (quire.engines.ocr.get_unsure_scan_engines); False never
+    #: reads further
     ocr_unsure_scan_reread: bool = True
     #: a text layer below this many usable characters on a page counts as "no text"
     min_text_chars: int = 20

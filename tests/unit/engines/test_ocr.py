@@ -125,7 +125,7 @@ def test_unsure_scans_are_read_as_one_block_and_levelled_without_rules(engine_se
     first = get_ocr_engine(engine_settings).reader
     assert (block.reader.psm, block.reader.preprocessing) == (6, first.preprocessing)
     assert (levelled.reader.psm, levelled.reader.languages) == (first.psm, first.languages)
-    assert levelled.reader.preprocessing == Preprocessing(deskew=True, remove_grid=True)
+    assert levelled.reader.preprocessing == Preprocessing(deskew=True, remove_grid=True, thresholding="sauvola")
     # each reading has its own cache entries, in the one cache folder
     keys = {first.settings_key, block.reader.settings_key, levelled.reader.settings_key}
     assert len(keys) == 3 and levelled.cache_dir == block.cache_dir == engine_settings.cache_root / "ocr"
