@@ -12,6 +12,7 @@ from decimal import Decimal
 from collections.abc import Sequence
 from statistics import median
 
+from quire.extraction.labels import QUANTITY_UNIT
 from quire.extraction.normalise import (
     CURRENCY_MARKS,
     detect_currency,
@@ -367,6 +368,9 @@ _TRAILING_MARK = re.compile(r"(?<=[.,]\d\d)[.,]$")
 _LEADING_MARKS = "„‚‘’“”\"'`_~"
 #: a table's vertical rule that OCR read onto the end of a cell's number ("20|", "369.00}", "1124.00]")
 _RULE_MARKS = "|!}]"
+#: a quantity whose unit OCR set onto it ("11.75h", "25pcs", "7.5m_" with a speck): the number is the quantity
+_GLUED_UNIT = re.compile(rf"^(\d+(?:[.,]\d+)?)(?:{QUANTITY_UNIT.pattern.removeprefix('^').removesuffix('$')})_?$",
+                         re.IGNORECASE)
 
 
 def _without_rule_marks(text: str) -> str:
@@ -408,6 +412,9 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     while i < len(words):
         word = words[i]
         text = _TRAILING_MARK.sub("", _without_rule_marks(word.text.strip(":;*").lstrip(_LEADING_MARKS)))
+        glued = _GLUED_UNIT.match(text) if line.scanned else None
+        if glued:
+            text = glued.group(1)
         if not _NUMERIC_WORD.match(text) or "%" in text:
             i += 1
             continue

@@ -205,3 +205,14 @@ def test_a_mark_ocr_read_after_the_cents_is_no_part_of_the_amount():
                              Word("14880.53,", 75, 100, 120, 110), Word("150.00.", 200, 100, 240, 110),
                              Word("1,234,", 300, 100, 330, 110)))[0]
     assert [n.value for n in find_numbers(line, ".")] == [Decimal("14880.53"), Decimal("150.00")]
+
+
+def test_a_scanned_quantity_with_its_unit_read_onto_it_is_a_number():
+    def numbers(confidence):
+        line = group_lines(_page(Word("11.75h", 100, 0, 130, 10, confidence), Word("7.5m_", 150, 0, 175, 10, confidence),
+                                 Word("25pcs", 200, 0, 225, 10, confidence), Word("603.01", 300, 0, 330, 10, confidence),
+                                 Word("A4", 400, 0, 410, 10, confidence), Word("2xl", 450, 0, 465, 10, confidence)))[0]
+        return [n.value for n in find_numbers(line, ".")]
+
+    assert numbers(0.9) == [Decimal("11.75"), Decimal("7.5"), Decimal("25"), Decimal("603.01")]
+    assert numbers(None) == [Decimal("603.01")]  # a text layer prints what it means
