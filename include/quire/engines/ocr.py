@@ -117,7 +117,7 @@ def get_unsure_scan_engines(settings: Settings) -> tuple[OcrEngine, ...]:
     the page as one uniform block of lines, and the page levelled, its table rules removed and thresholded
     locally (Sauvola). Tesseract's layout analysis breaks rows whose rules cross or touch the text (a slanted,
     ruled or gridded table) into fragments it reads as noise, and one global threshold turns a noisy, blurred
-    scan into specks; the first reading sets such rows as one block, the second straightens and clears them.
+    scan into specks; the block reading keeps such rows whole, the levelled one straightens and clears them.
     bench/accuracy.py, dev + tune scanned line-item rows with the further readings: 85.8 % with the second
     thresholded globally (Otsu), 87.0 % locally; 87.3 % with both as a third reading, for half as much again
     OCR time. None for another engine than tesseract (its doubles read as they are told) or with

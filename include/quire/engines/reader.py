@@ -53,9 +53,9 @@ log = logging.getLogger(__name__)
 
 #: a scan whose merged reading has at least this share of its characters in unsure words
 #: (quire.engines.ocr.UNSURE_WORD_CONFIDENCE) is read further. bench/accuracy.py, 200 dev + 200 tune scanned
-#: invoices (464 pages): line-item rows 82.9 % with two readings, 85.8 % with further readings (the second of
-#: them thresholded globally) of the 151 pages at 0.03 or more (85.7 % at 0.02, 85.5 % at 0.05). Cleanly read
-#: pages are near 0.01; pages whose rows tesseract's layout analysis shreds into noise are at 0.1-0.25.
+#: invoices (464 pages, extractor generic-51): line-item rows 82.9 % with two readings, 87.0 % with the further
+#: readings of the 151 pages at 0.03 or more (86.9 % at 0.02, 86.6 % at 0.05). Cleanly read pages are near
+#: 0.01; pages whose rows tesseract's layout analysis shreds into noise are at 0.1-0.25.
 UNSURE_SCAN_SHARE = 0.03
 
 
