@@ -9,6 +9,10 @@ Corpora (``--corpus``, comma-separated, default all):
                    plus the OCR character error rate against box/*.csv
   sroie-box        the same receipts built from the box/*.csv transcripts (perfect OCR: an upper bound)
                    through the configured classifier and extractor
+  receipts-degraded  the 18 receipts of the SROIE tune half made harder four ways (NNNs shrunk to 70 %,
+                   NNNf faded, NNNr turned by 2 degrees, NNNb blurred; each saved as JPEG at quality 45)
+                   under bench/out/receipts-degraded: 72 more receipts to tune receipt rules on, none of
+                   them from the check half
   dev-digital      bench/out/dev/NNN.pdf          (python bench/make_corpus.py --out bench/out/dev
   dev-scanned      bench/out/dev/NNN.scan.pdf      --count 200 --seed 1 --split dev)
   heldout-digital  bench/out/heldout/NNN.pdf      (... --out bench/out/heldout --seed 2 --split heldout)
@@ -53,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PIL import Image, ImageEnhance, ImageFilter
 from quire.extraction.normalise import find_dates, fold, format_amount, parse_amount
 from quire.loading import load_object
 from quire.model import PageText, ParsedDocument, TextMethod, Word
@@ -62,7 +67,7 @@ from ocr_quality import edit_distance, reading_order  # bench/ is this script's 
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SROIE = REPO_ROOT.parent / "shared" / "corpus" / "dev" / "sroie"
-CORPORA = ("sroie-ocr", "sroie-box", "dev-digital", "dev-scanned", "heldout-digital", "heldout-scanned",
+CORPORA = ("sroie-ocr", "sroie-box", "receipts-degraded", "dev-digital", "dev-scanned", "heldout-digital", "heldout-scanned",
            "tune-digital", "tune-scanned")
 FIELDS = ("invoice_number", "issue_date", "due_date", "total_amount", "subtotal_amount", "tax_amount",
           "currency", "vendor_name", "vendor_address", "doc_type")
@@ -100,6 +105,25 @@ def canonical(name: str, value: Any) -> str | None:
     if name in TEXT_FIELDS:
         return " ".join(re.findall(r"\w+", fold(str(value)))) or None
     return str(value)
+
+
+#: how each receipts-degraded copy of a tune-half receipt is made from its grey scan
+DEGRADATIONS: dict[str, Any] = {
+    "s": lambda image: image.resize((round(image.width * 0.7), round(image.height * 0.7)), Image.Resampling.BILINEAR),
+    "f": lambda image: ImageEnhance.Contrast(image).enhance(0.45).point(lambda level: min(255, level + 60)),
+    "r": lambda image: image.rotate(2.0, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=235),
+    "b": lambda image: image.filter(ImageFilter.GaussianBlur(1.2)),
+}
+
+
+def degraded_receipt(stem: str, kind: str, folder: Path) -> Path:
+    """The tune-half receipt ``stem`` made harder as ``DEGRADATIONS[kind]`` says, written once to ``folder``."""
+    path = folder / f"{stem}{kind}.jpg"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        with Image.open(SROIE / "img" / f"{stem}.jpg") as scan:
+            DEGRADATIONS[kind](scan.convert("L")).save(path, "JPEG", quality=45)
+    return path
 
 
 def sroie_truth(stem: str) -> dict[str, Any]:
@@ -211,7 +235,7 @@ def score(task: Task) -> Outcome:
 
     assert _settings is not None
     started = time.monotonic()
-    truth = (sroie_truth(task.truth) if task.corpus.startswith("sroie")
+    truth = (sroie_truth(task.truth) if task.corpus.startswith(("sroie", "receipts"))
              else json.loads(Path(task.truth).read_text(encoding="utf-8")))
     expected = {name: canonical(name, truth["fields"].get(name)) for name in FIELDS if name != "doc_type"}
     expected["doc_type"] = truth["doc_type"]
@@ -247,6 +271,9 @@ def score(task: Task) -> Outcome:
 # -- corpora ---------------------------------------------------------------------------------------------
 
 def corpus_tasks(corpus: str, roots: dict[str, Path], limit: int | None) -> list[Task]:
+    if corpus == "receipts-degraded":
+        return [Task(corpus, f"{stem}{kind}", str(degraded_receipt(stem, kind, roots["receipts"])), stem, 1.5)
+                for stem in sorted(SROIE_TUNE) for kind in DEGRADATIONS][:limit]
     if corpus.startswith("sroie"):
         stems = sorted(p.stem for p in (SROIE / "key").glob("*.json"))[:limit]
         if corpus == "sroie-box":
@@ -395,7 +422,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     tasks = []
     for corpus in corpora:
-        found = corpus_tasks(corpus, {"dev": args.dev, "heldout": args.heldout, "tune": args.tune}, args.limit)
+        found = corpus_tasks(corpus, {"dev": args.dev, "heldout": args.heldout, "tune": args.tune,
+                                      "receipts": REPO_ROOT / "bench" / "out" / "receipts-degraded"}, args.limit)
         if not found:
             print(f"{corpus}: no documents (generate them with bench/make_corpus.py)", file=sys.stderr)
         tasks.extend(found)
