@@ -335,7 +335,7 @@ def with_sroie_halves(by_corpus: dict[str, list[Outcome]]) -> dict[str, list[Out
 
 def print_report(by_corpus: dict[str, list[Outcome]], *, show_spurious: bool) -> None:
     corpora = list(by_corpus)
-    width = 17
+    width = max(17, 1 + max(len(c) for c in corpora))
     print("\nfield-level exact match after normalisation, % of documents whose ground truth has the field "
           "(* = below the issue-4 goal)")
     print(f"{'':<17}" + "".join(f"{c:>{width}}" for c in corpora))
