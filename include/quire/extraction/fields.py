@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-52"
+EXTRACTOR_VERSION = "generic-53"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -690,12 +690,15 @@ _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]
 #: ("7891 7-W" for 789417-W, "1118256~K")
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
                                 r"[(\[]?\s*[A-Z]{0,2}\d(?:\s?\d){4,11}\s?[-~]?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
-#: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SDN BHO", "SDN BND")
+#: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SEN BHD", "SDN BHO",
+#: "SDN BND", "SDN 8HD")
 #: the Dutch legal form "V.O.F." with its O read as a zero ("V 0 F", "V.0.F.")
 _VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?!\w)")
-_SDN_BHD_MISREAD = re.compile(r"\bS[DO0I][NM]\.?\s?B[HN][DO0T]\b(?![\w.])", re.IGNORECASE)
+_SDN_BHD_MISREAD = re.compile(r"\bS[DO0IE][NM]\.?\s?[B8][HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
 _YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
+#: a one or a zero between the single letters of an initialism is an OCR misreading of I or O ("MR.D.1.Y")
+_DIGIT_IN_INITIALISM = re.compile(r"(?<=\b[A-Za-z][.\s])[01](?=[.\s][A-Za-z](?![a-z]))")
 _LETTERS = re.compile(r"[^\W\d_]")
 #: a short word in parentheses is a unit or a note ("Koffiebonen (kg)"), never a legal form ("KG")
 _UNIT_IN_PARENTHESES = re.compile(r"\(\s*[^\W\d_]{1,3}\.?\s*\)")
@@ -1209,8 +1212,9 @@ def _join_address(address_lines: Iterable[str]) -> str:
 
 
 def _repair_name(text: str) -> str:
-    """A vendor name with the OCR misreadings of its legal form and of Y in initialisms undone."""
+    """A vendor name with the OCR misreadings of its legal form and of Y, I and O in initialisms undone."""
     text = _clean(_YEN_FOR_Y.sub("Y", text).replace("_", " "))  # OCR reads rules and specks as "__"
+    text = _DIGIT_IN_INITIALISM.sub(lambda m: "I" if m.group(0) == "1" else "O", text)
     text = _VOF_MISREAD.sub(r"\1\2O\3\4", text)
     return _SDN_BHD_MISREAD.sub(lambda m: "Sdn Bhd" if m.group(0)[1].islower() else "SDN BHD", text)
 

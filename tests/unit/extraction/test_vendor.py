@@ -200,6 +200,10 @@ def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
     ("SIMPLIFIED TAX INVOICE\nSUBANG HEALTHCARE SIN BHD\nB-8, JALAN SS15/4D\n47500 SUBANG JAYA, SELANGOR\n",
      "SUBANG HEALTHCARE SDN BHD"),
     ("MR.D.I.¥(M)SDN BHD\nLOT 1851-A, JALAN KPB 6\n", "MR.D.I.Y(M)SDN BHD"),
+    # a one or a zero in an initialism is I or O, a number in a name stays
+    ("MR. D.1.¥. (KUCHAI) SDN BHD\nLOT 1851-A, JALAN KPB 6\n", "MR. D.I.Y. (KUCHAI) SDN BHD"),
+    ("AMPANG 210 FIRST CITY PARKING SDN 8HD\nA-09-10 PRIMA AVENUE\n", "AMPANG 210 FIRST CITY PARKING SDN BHD"),
+    ("SIMPLIFIED TAX INVOICE\nSUBANG HEALTHCARE SEN BHD\nB-8, JALAN SS15/4D\n", "SUBANG HEALTHCARE SDN BHD"),
     # a name wrapped onto a misread legal form is read whole
     ("AIK HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SOM BHT\nNO. 17-G, JALAN SETIA INDAH\n",
      "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
