@@ -67,8 +67,8 @@ from ocr_quality import edit_distance, reading_order  # bench/ is this script's 
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SROIE = REPO_ROOT.parent / "shared" / "corpus" / "dev" / "sroie"
-CORPORA = ("sroie-ocr", "sroie-box", "receipts-degraded", "dev-digital", "dev-scanned", "heldout-digital", "heldout-scanned",
-           "tune-digital", "tune-scanned")
+CORPORA = ("sroie-ocr", "sroie-box", "receipts-degraded", "dev-digital", "dev-scanned", "heldout-digital",
+           "heldout-scanned", "tune-digital", "tune-scanned")
 FIELDS = ("invoice_number", "issue_date", "due_date", "total_amount", "subtotal_amount", "tax_amount",
           "currency", "vendor_name", "vendor_address", "doc_type")
 TEXT_FIELDS = frozenset({"vendor_name", "vendor_address"})

@@ -209,9 +209,9 @@ def test_a_mark_ocr_read_after_the_cents_is_no_part_of_the_amount():
 
 def test_a_scanned_quantity_with_its_unit_read_onto_it_is_a_number():
     def numbers(confidence):
-        line = group_lines(_page(Word("11.75h", 100, 0, 130, 10, confidence), Word("7.5m_", 150, 0, 175, 10, confidence),
-                                 Word("25pcs", 200, 0, 225, 10, confidence), Word("603.01", 300, 0, 330, 10, confidence),
-                                 Word("A4", 400, 0, 410, 10, confidence), Word("2xl", 450, 0, 465, 10, confidence)))[0]
+        texts = ("11.75h", "7.5m_", "25pcs", "603.01", "A4", "2xl")
+        line = group_lines(_page(*(Word(text, 100 * n, 0, 100 * n + 30, 10, confidence)
+                                   for n, text in enumerate(texts, start=1))))[0]
         return [n.value for n in find_numbers(line, ".")]
 
     assert numbers(0.9) == [Decimal("11.75"), Decimal("7.5"), Decimal("25"), Decimal("603.01")]
