@@ -204,8 +204,10 @@ CONTACT = _any(
     r"\bsteuer-?(?:nummer|nr)\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
 )
-#: a unit printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."): part of the quantity cell
-QUANTITY_UNIT = re.compile(
-    r"^(?:pcs?\.?|pieces?|ea\.?|each|units?|h|hrs?\.?|hours?|days?|kg|g|t|m|m2|m²|m³|km|l|ltr|lot|box(?:es)?|"
+#: the units printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."), as one alternation to build on
+QUANTITY_UNITS = (
+    r"(?:pcs?\.?|pieces?|ea\.?|each|units?|h|hrs?\.?|hours?|days?|kg|g|t|m|m2|m²|m³|km|l|ltr|lot|box(?:es)?|"
     r"packs?|sets?|x|stk\.?|st\.?|stck\.?|stück|std\.?|pkt\.?|psch\.?|pauschal|tage?|pce?s?\.?|u\.?|j|jours?|"
-    r"forfait|stuks?|uur|uren|pak|dag(?:en)?)$", re.IGNORECASE)
+    r"forfait|stuks?|uur|uren|pak|dag(?:en)?)")
+#: a word that is such a unit: part of the quantity cell
+QUANTITY_UNIT = re.compile(rf"^{QUANTITY_UNITS}$", re.IGNORECASE)

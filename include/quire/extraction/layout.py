@@ -12,7 +12,7 @@ from decimal import Decimal
 from collections.abc import Sequence
 from statistics import median
 
-from quire.extraction.labels import QUANTITY_UNIT
+from quire.extraction.labels import QUANTITY_UNITS
 from quire.extraction.normalise import (
     CURRENCY_MARKS,
     detect_currency,
@@ -369,8 +369,7 @@ _LEADING_MARKS = "„‚‘’“”\"'`_~"
 #: a table's vertical rule that OCR read onto the end of a cell's number ("20|", "369.00}", "1124.00]")
 _RULE_MARKS = "|!}]"
 #: a quantity whose unit OCR set onto it ("11.75h", "25pcs", "7.5m_" with a speck): the number is the quantity
-_GLUED_UNIT = re.compile(rf"^(\d+(?:[.,]\d+)?)(?:{QUANTITY_UNIT.pattern.removeprefix('^').removesuffix('$')})_?$",
-                         re.IGNORECASE)
+_GLUED_UNIT = re.compile(rf"^(\d+(?:[.,]\d+)?){QUANTITY_UNITS}_?$", re.IGNORECASE)
 
 
 def _without_rule_marks(text: str) -> str:

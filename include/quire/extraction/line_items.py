@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
-from quire.extraction.labels import QUANTITY_UNIT, amount_role
+from quire.extraction.labels import QUANTITY_UNIT, QUANTITY_UNITS, amount_role
 from quire.extraction.layout import BLOCK_GAP_CHARS, NumberToken, TextLine, find_numbers
 from quire.extraction.normalise import format_amount, format_quantity, parse_amount
 from quire.model import LineItem, Word
@@ -587,7 +587,7 @@ def _triple_description(line: TextLine, triple: tuple[NumberToken, NumberToken, 
 
 
 #: a quantity that OCR joined to its unit ("6u", "1lot", "2pcs")
-_QUANTITY_WITH_UNIT = re.compile(rf"^\d+(?:[.,]\d+)?(?:{QUANTITY_UNIT.pattern.removeprefix('^')})", re.IGNORECASE)
+_QUANTITY_WITH_UNIT = re.compile(rf"^\d+(?:[.,]\d+)?{QUANTITY_UNITS}$", re.IGNORECASE)
 
 
 def _text_beside(line: TextLine, numbers: Sequence[NumberToken]) -> str:
