@@ -177,7 +177,13 @@ def _year(text: str) -> int:
     return year
 
 
+#: the years a business document's date can carry; anything else is a misreading ("25/12/7018") or a number
+_PLAUSIBLE_YEARS = range(1900, 2100)
+
+
 def _safe_date(year: int, month: int, day: int) -> date | None:
+    if year not in _PLAUSIBLE_YEARS:
+        return None
     try:
         return date(year, month, day)
     except ValueError:
@@ -227,11 +233,55 @@ _DIGITS_MISREAD = re.compile(
     rf"(?![\w/])")
 
 
-def find_misread_dates(text: str) -> list[DateMatch]:
-    """Numeric dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _DIGITS_MISREAD),
-    in reading order."""
+#: a date after a mark OCR made of the label's colon ("Date -17/04/18"), which find_dates leaves as it
+#: leaves the middle of a code ("CK-11/22/31" has a letter before the mark)
+_STRAY_MARK_DATE = re.compile(r"(?<![\w.\-/])[-~](\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d])")
+
+#: digits a date cannot hold, and the digit OCR most likely took for them: a day's tens digit of 4 or 7
+#: is a 1 ("46 Jun 2018", "77/03/2018"), of 8 a 3; a year beginning with 7 is a 2 that lost its foot
+#: ("25/12/7018"). Other impossible dates stay unread: no single likely digit explains them.
+_DAY_TENS_CONFUSIONS = {"4": "1", "7": "1", "8": "3"}
+_YEAR_LEAD_CONFUSIONS = {"7": "2"}
+
+
+def _repaired_day(text: str) -> str:
+    if len(text) == 2 and int(text) > 31 and text[0] in _DAY_TENS_CONFUSIONS:
+        return _DAY_TENS_CONFUSIONS[text[0]] + text[1]
+    return text
+
+
+def _repaired_year(text: str) -> str:
+    if len(text) == 4 and text[0] in _YEAR_LEAD_CONFUSIONS:
+        return _YEAR_LEAD_CONFUSIONS[text[0]] + text[1:]
+    return text
+
+
+def _impossible_dates_repaired(text: str) -> list[DateMatch]:
+    """Dates printed with a digit no date can hold, read with the digit OCR most likely misread
+    (see _DAY_TENS_CONFUSIONS)."""
     found = []
-    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD, _DIGITS_MISREAD):
+    for m in _NUMERIC_DATE.finditer(text):
+        first, second, year = _repaired_day(m[1]), _repaired_day(m[3]), _repaired_year(m[4])
+        if (first, second, year) != (m[1], m[3], m[4]):
+            y = _year(year)
+            day_first = _safe_date(y, int(second), int(first))
+            month_first = _safe_date(y, int(first), int(second))
+            if day_first is not None or month_first is not None:
+                found.append(DateMatch(m.start(), m.end(), day_first, month_first))
+    for m in _DAY_MONTH_NAME.finditer(text):
+        day, year = _repaired_day(m[1]), _repaired_year(m[3])
+        if (day, year) != (m[1], m[3]):
+            repaired = _safe_date(_year(year), _MONTHS[m[2].casefold()], int(day))
+            if repaired is not None:
+                found.append(DateMatch(m.start(), m.end(), repaired, repaired))
+    return found
+
+
+def find_misread_dates(text: str) -> list[DateMatch]:
+    """Numeric dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _DIGITS_MISREAD,
+    _STRAY_MARK_DATE), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading order."""
+    found = _impossible_dates_repaired(text)
+    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD, _DIGITS_MISREAD, _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
             if pattern is _DIGITS_MISREAD:
                 parts = [m[1], m[3], m[4]]
