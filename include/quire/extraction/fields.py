@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-54"
+EXTRACTOR_VERSION = "generic-55"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -794,6 +794,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     vendor_block = next((p for p, segment in enumerate(head) if labels.VENDOR_BLOCK.search(segment.text)
                          and p not in blocked), None)
     candidates = [p for p, segment in enumerate(head) if p not in blocked and _is_name_like(_name_part(segment))]
+    if doc_type == "receipt":
+        candidates = _without_logo_lead(head, candidates)
     labelled = _name_after_label(head[vendor_block]) if vendor_block is not None else None
     if labelled is not None:
         first_page[vendor_block] = head[vendor_block] = labelled  # "Seller: ACME Ltd": the name alone
@@ -841,19 +843,40 @@ _DOMAIN_NAME = re.compile(r"(?:@|\bwww\.)([^\W_][\w-]*)\.[a-z]{2,}", re.IGNORECA
 _MIN_DOMAIN_NAME = 4
 
 
+#: a receipt line OCR read with less mean confidence than this, in words of fewer letters than
+#: _SHORT_WORD_LETTERS on average, is a logo or a smudge read as letters ("dG OK" over "MR. D.1.Y. (M) SDN BHD",
+#: "MOU aa er ag Vi + f at watt A" over "DOMINO'S PIZZA"), not the vendor's name
+_UNSURE_RECEIPT_LINE = 0.6
+_SHORT_WORD_LETTERS = 3
+
+
+def _without_logo_lead(head: Sequence[TextLine], candidates: list[int]) -> list[int]:
+    """The candidates from the first that is no logo read as letters (see _UNSURE_RECEIPT_LINE); all of them
+    if each is."""
+    def logo(line: TextLine) -> bool:
+        letters = len(_LETTERS.findall(line.text))
+        return line.confidence < _UNSURE_RECEIPT_LINE and letters < _SHORT_WORD_LETTERS * len(line.words)
+
+    first = next((i for i, p in enumerate(candidates) if not logo(head[p])), None)
+    return candidates[first:] if first is not None else candidates
+
+
 def _named_by_domain(segments: Sequence[TextLine], candidates: Sequence[int], position: int,
                      blocked: set[int]) -> int:
     """The one candidate whose name the issuer's e-mail or web address spells ("Walsh Facilities" for
     "office@walshfacilities.com"), where the chosen name is not spelled by any: a company's address
     names the company, so an addressee chosen by position gives way. Addresses in the customer's block
-    are the customer's; several candidates spelled alike decide nothing."""
+    are the customer's; several candidates spelled alike decide nothing, unless each begins with the
+    first: that is one company, named again with its branch ("DOMINO'S PIZZA" / "DOMINO'S PIZZA PERMAS
+    JAYA"), and its first line is the name."""
     domains = {_letters_of(match.group(1)) for p, segment in enumerate(segments) if p not in blocked
                for match in _DOMAIN_NAME.finditer(segment.text)}
     domains = {domain for domain in domains if len(domain) >= _MIN_DOMAIN_NAME}
     if not domains or _spelled_by(segments[position], domains):
         return position
     spelled = [p for p in candidates if _spelled_by(_name_part(segments[p]), domains)]
-    return spelled[0] if len(spelled) == 1 else position
+    one_company = spelled and all(_begins_with(segments[p], segments[spelled[0]]) for p in spelled[1:])
+    return spelled[0] if one_company else position
 
 
 def _spelled_by(name: TextLine, domains: set[str]) -> bool:

@@ -485,6 +485,37 @@ def test_the_company_the_issuers_e_mail_address_spells_is_the_vendor(make_docume
     assert _vendor(make_document, text.replace("walshfacilities", "facilities"))[0] == "Bennett Catering Inc."
 
 
+def test_a_company_named_again_with_its_branch_is_spelled_by_its_web_address_once(make_document):
+    """A receipt whose logo OCR read as letters: the web address spells the company's name and its
+    branch's line alike, which are one company, not two to choose between."""
+    text = ("ay wPtoa bs\n"
+            "PAPSEL os UA\n"
+            "TAX INVOICE\n"
+            "DOMINO'S PIZZA\n"
+            "GST REF NO : 001694261248\n"
+            "DOMINO'S PIZZA PERMAS JAYA\n"
+            "No.12, Jalan Permas Jaya 10,\n"
+            "Grand Total : 3.90\n"
+            "www.dominos.com.my\n")
+    assert _vendor(make_document, text, "receipt")[0] == "DOMINO'S PIZZA"
+    # two names the address spells alike, neither beginning with the other, still decide nothing
+    assert _vendor(make_document, text.replace("PIZZA PERMAS JAYA", "COFFEE"),
+                   "receipt")[0] == "ay wPtoa bs"
+
+
+def test_a_receipt_logo_ocr_read_as_short_unsure_letters_is_not_the_vendor(make_document):
+    text = ("dG OK\n"
+            "DOMINO'S PIZZA\n"
+            "No.12, Jalan Permas Jaya 10,\n"
+            "81750 Masai Johor\n"
+            "TOTAL 25.60\n")
+    assert _vendor(make_document, text, "receipt", unsure=("dG", "OK"))[0] == "DOMINO'S PIZZA"
+    # read surely, the line is the receipt's own text; a long word read unsurely may be a name in a logo type
+    assert _vendor(make_document, text, "receipt")[0] == "dG OK"
+    assert _vendor(make_document, text.replace("dG OK", "PAPAJOHNS"), "receipt",
+                   unsure=("PAPAJOHNS",))[0] == "PAPAJOHNS"
+
+
 def test_a_field_label_over_its_value_heads_no_sender_block(make_document):
     text = ("Walsh Catering Inc.                                 INVOICE\n"
             "130 Market Street\n"
