@@ -135,8 +135,9 @@ TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
                          r"\bavoir\b", r"\bnote\s*de\s*cr[ée]dit\b", r"\bcreditnota\b", r"\bcreditfactuur\b")),
     ("purchase_order", _any(r"\bpurchase\s*order\b", r"\bbestellung\b", r"\bbon\s*de\s*commande\b",
                             r"\binkooporder\b", r"\bbestelbon\b", r"\bbestelling\b")),
-    ("invoice", _any(r"\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b")),
-    ("receipt", _any(r"\breceipt\b", r"\bcash\s*bill\b", r"\bquittung\b", r"\bkassen(?:bon|beleg|zettel)\b", r"\bbeleg\b",
+    # a "simplified tax invoice" is what a GST country's till prints for a retail sale: a receipt
+    ("invoice", _any(r"(?<!simplified tax )\binvoice\b", r"\brechnung\b", r"\bfacture\b", r"\bfactuur\b")),
+    ("receipt", _any(r"\breceipt\b", r"\bsimplified\s*tax\s*invoice\b", r"\bcash\s*bill\b", r"\bquittung\b", r"\bkassen(?:bon|beleg|zettel)\b", r"\bbeleg\b",
                      r"\bre[çc]u\b", r"\bticket\s*de\s*caisse\b", r"\bkassabon\b", r"\bbon\b")),
     ("letter", _any(r"\bdear\b", r"\bsehr\s*geehrte", r"\bmadame\b", r"\bmonsieur\b", r"\bgeachte\b")),
 )

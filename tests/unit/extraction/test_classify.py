@@ -58,3 +58,17 @@ def test_a_german_till_receipt_and_a_credit_note_addressed_with_invoice_to(make_
     credit = ("Invoice to                                 LB\nBennett & Smith Inc.\n45 Station Avenue\n"
               "CREDIT NOTE\nCredit Memo # CN-2026-26816\nTotal USD -6760.00")
     assert classify_document(make_document(credit)).doc_type == "credit_note"
+
+
+def test_a_simplified_tax_invoice_is_a_gst_till_receipt(make_document):
+    """A GST country's till titles its receipt so; paid by card, it shows no cash or change."""
+    receipt = ("SANYU STATIONERY SHOP\nNO. 31G&33G, JALAN SETIA INDAH\nSIMPLIFIED TAX INVOICE\n"
+               "1 PAPER A4 10.50\nTOTAL 10.50\nVISA 10.50\n")
+    assert classify_document(make_document(receipt)).doc_type == "receipt"
+    assert classify_document(make_document(receipt.replace("SIMPLIFIED ", ""))).doc_type == "invoice"
+
+
+def test_a_till_receipt_without_a_title_is_told_by_its_item_count_and_where_the_meal_was_had(make_document):
+    receipt = "RESTORAN WAN SHENG\nNASI LEMAK 5.00\nTOTAL QTY: 1\nDINE IN\nTOTAL 5.00\n"
+    assert classify_document(make_document(receipt)).doc_type == "receipt"
+    assert classify_document(make_document(receipt.replace("TOTAL QTY: 1\nDINE IN\n", ""))).doc_type == "other"
