@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-55"
+EXTRACTOR_VERSION = "generic-56"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -715,10 +715,15 @@ def _is_name_like(line: TextLine) -> bool:
 
 
 def _is_field_label(text: str) -> bool:
-    """A short segment that names a field ("Invoice Date", "Datum:", "Date de facture")."""
+    """A short segment that names a field ("Invoice Date", "Datum:", "Date de facture"), or names one and
+    gives its value ("Account No 95624", "Kunden-Nr. C70562", "PO Ref ORD-465219")."""
     if text.rstrip().endswith(":"):
         return True
-    return len(text.split()) <= 3 and any(pattern.search(text) for _, pattern in labels.DATE_LABELS)
+    return len(text.split()) <= 3 and (any(pattern.search(text) for _, pattern in labels.DATE_LABELS)
+                                       or labels.CUSTOMER_REFERENCE.search(text) is not None
+                                       or labels.ACCOUNT_REFERENCE.search(text) is not None
+                                       or labels.ORDER_NUMBER.search(text) is not None
+                                       or labels.REFERENCE_FIELD.search(text) is not None)
 
 
 def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -> set[int]:

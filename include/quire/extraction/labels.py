@@ -165,6 +165,11 @@ VENDOR_BLOCK = _any(r"\bfrom\s*:", r"\bseller\b", r"\bsupplier(?:\s*details)?\b"
                     r"\brechnungssteller\b", r"\baussteller\b", r"\bleistungserbringer\b", r"\brechnung\s*von\b",
                     r"\b[ée]mis\s*par\b", r"\bfactur[ée]\s*par\b", r"\bprestataire\b", r"\buitgegeven\s*door\b",
                     r"\bgefactureerd\s*door\b", r"\bdienstverlener\b", r"\bfactuur\s*van\b")
+#: a field giving the number the vendor keeps the customer's account under ("Account No 95624", "Kunden-Nr.
+#: C70562", "N° client"): a label with its value, never a name
+ACCOUNT_REFERENCE = _any(rf"\b(?:account|acct|konto|compte|rekening)[\s-]*(?:{_NO}|id)(?![^\W\d_])")
+#: a field giving a reference with its value ("PO Ref ORD-465219", "Your ref. 2291"): a label, never a name
+REFERENCE_FIELD = _any(r"\b(?:p\.?o\.?|your|our)\s*ref(?:erence)?\b")
 #: how payment details name the account holder: on some invoices the only place the vendor is named
 PAYEE = _any(r"\b(?:please\s*)?make\s*(?:cheques|checks)\s*payable\s*to\b", r"\bpayable\s*to\b",
              r"\baccount\s*(?:name|holder)\b", r"\bbeneficiary\b", r"\bkontoinhaber(?:in)?\b",

@@ -170,6 +170,16 @@ def test_the_name_on_the_seller_label_line(make_document):
     assert _vendor(make_document, text) == ("Walsh & Miller LLC", "161 Harbour Avenue, Austin, TX 78701")
 
 
+#: the foot of a page whose vendor is named only there
+_FOOT = ["Murphy Foster LLC                        Tax ID 12-3456789",
+         "240 Park Street, Seattle, WA 98101"]
+
+
+def _with_foot(head: list[str]) -> str:
+    """``head`` at the top of a page, _FOOT at its bottom."""
+    return "\n".join(head + [""] * (52 - len(head)) + _FOOT) + "\n"
+
+
 def test_a_vendor_named_only_in_the_footer_not_a_table_row_or_the_customer_country(make_document):
     head = ["                                                  INVOICE",
             "",
@@ -182,10 +192,23 @@ def test_a_vendor_named_only_in_the_footer_not_a_table_row_or_the_customer_count
             "Qty       Description               Price      Amount",
             "0.5 kg    Coffee beans              20.00       10.00",
             "                                    Total       10.00"]
-    foot = ["Murphy Foster LLC                        Tax ID 12-3456789",
-            "240 Park Street, Seattle, WA 98101"]
-    text = "\n".join(head + [""] * (52 - len(head)) + foot) + "\n"
-    assert _vendor(make_document, text) == ("Murphy Foster LLC", "240 Park Street, Seattle, WA 98101")
+    assert _vendor(make_document, _with_foot(head)) == ("Murphy Foster LLC", "240 Park Street, Seattle, WA 98101")
+
+
+@pytest.mark.parametrize("field", ["Account No 95624", "Kunden-Nr. C70562", "PO Ref ORD-465219"])
+def test_a_field_printed_with_its_value_in_the_head_is_no_vendor(make_document, field):
+    """The customer's block in the head, a field with its value beside it, the vendor named in the foot."""
+    head = ["INVOICE",
+            "Invoice to",
+            "Reed LLC                      Invoice #: INV-2026-06516",
+            "38 Victoria Works Road        Date 2026-06-03",
+            "Austin, TX 78701",
+            "                              " + field,
+            "",
+            "Qty       Description               Price      Amount",
+            "2         Coffee beans              20.00       40.00",
+            "                                    Total       40.00"]
+    assert _vendor(make_document, _with_foot(head))[0] == "Murphy Foster LLC"
 
 
 def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
