@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-57"
+EXTRACTOR_VERSION = "generic-58"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -989,7 +989,7 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
         return position
     above = [p for p in candidates if p < position and head[p].index < form.index
              and abs(head[p].x0 - form.x0) <= 2 * form.char_width()
-             and form.top - head[p].bottom <= (0.8 if alone else _STACKED_GAP) * form.height
+             and form.top - head[p].bottom <= (_wrap_gap(form) if alone else _STACKED_GAP * form.height)
              and (alone or _first_line_of_name(head[p], form))]
     return above[-1] if above else position
 
@@ -1161,9 +1161,10 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
     return []
 
 
-#: a name's wrapped line stands at most this many of its heights under the line before: its text box's
-#: height in a text layer, its ink's in a scan (capitals, no descenders: 0.6 of a text box), where the
-#: same gap measures half as much again ("Jansen" / "BV" in display type: 1.03 heights of ink apart)
+#: a name's wrapped line (or its legal form alone, see _mark_above) stands at most this many of its heights
+#: under the line before: its text box's height in a text layer, its ink's in a scan (capitals, no
+#: descenders: 0.6 of a text box), where the same gap measures half as much again ("Jansen" / "BV" in
+#: display type: 1.03 heights of ink apart)
 _WRAP_GAP, _SCANNED_WRAP_GAP = 0.8, 1.3
 
 

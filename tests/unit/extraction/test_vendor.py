@@ -211,16 +211,22 @@ def test_a_field_printed_with_its_value_in_the_head_is_no_vendor(make_document, 
     assert _vendor(make_document, _with_foot(head))[0] == "Murphy Foster LLC"
 
 
-def test_a_scanned_legal_form_under_the_name_completes_it_though_ocr_boxes_only_its_ink(make_document):
-    """OCR boxes a line's ink, so "BV" in capitals stands further under "Jansen" than its text box would."""
-    text = ("Jansen                                       Factuur\n"
-            "BV                                           Factuurnummer: 202408802\n"
-            "Wilhelminastraat 115                         Factuurdatum: 15.05.2024\n"
+@pytest.mark.parametrize(("name", "form", "kind"), [
+    ("Jansen", "BV", "Factuur"),  # the line the name wraps onto
+    ("Weber Maschinenbau", "OHG", "Rechnung"),  # a legal form alone under the name, read up from it
+])
+def test_a_scanned_legal_form_under_the_name_completes_it_though_ocr_boxes_only_its_ink(make_document, name,
+                                                                                        form, kind):
+    """OCR boxes a line's ink, so a legal form in capitals stands further under the name than its text box
+    would."""
+    text = (f"{name:<45}{kind}\n"
+            f"{form:<45}Nummer: 202408802\n"
+            f"{'Wilhelminastraat 115':<45}Datum: 15.05.2024\n"
             "3511 AB Utrecht\n")
     scanned = _with_heights(make_document(text), {1: 6.6}, left_of=240, confidence=0.95)
-    assert _vendor_of(scanned)[0] == "Jansen BV"
+    assert _vendor_of(scanned)[0] == f"{name} {form}"
     # as far apart in a text layer, whose boxes hold the whole type, the two lines are no one name
-    assert _vendor_of(_with_heights(make_document(text), {1: 6.6}, left_of=240))[0] == "Jansen"
+    assert _vendor_of(_with_heights(make_document(text), {1: 6.6}, left_of=240))[0] != f"{name} {form}"
 
 
 def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
