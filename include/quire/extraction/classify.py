@@ -12,7 +12,7 @@ from quire.extraction.layout import document_lines
 from quire.model import Classification, ParsedDocument
 
 #: bump whenever a signal or weight changes, so a stored classification names its rules
-CLASSIFIER_VERSION = "rules-6"
+CLASSIFIER_VERSION = "rules-7"
 
 DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
 
@@ -48,7 +48,9 @@ _BODY_SIGNALS: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
         (r"\breceipt\b", 1.5), (r"\bkassen(?:bon|beleg|zettel)\b", 2.0), (r"\bticket\s*de\s*caisse\b", 2.0),
         (r"\bkassabon\b", 2.0), (r"\bcash\s*bill\b", 2.0), (r"\btendered\b", 1.5), (r"\bcounter\b", 0.5),
         (r"\bplease\s*come\s*again\b", 1.5), (r"\bgoods\s*sold\b", 1.0),
-        # what a till prints and an invoice does not: the count of the items sold, where the meal was had
+        # what a till prints and an invoice does not: the time of the sale beside its date, the count of the
+        # items sold, where the meal was had
+        (r"(?m)^[^\n]*\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b[^\n]*(?<![\d:])[012]?\d:[0-5]\d(?![\d])", 1.0),
         (r"\btotal\s*(?:qty|quantity|items?)\b|\bno\.?\s*of\s*items?\b", 1.5),
         (r"\bdine\s*in\b|\btake\s*away\b", 1.0),
     ),

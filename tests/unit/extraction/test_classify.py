@@ -72,3 +72,11 @@ def test_a_till_receipt_without_a_title_is_told_by_its_item_count_and_where_the_
     receipt = "RESTORAN WAN SHENG\nNASI LEMAK 5.00\nTOTAL QTY: 1\nDINE IN\nTOTAL 5.00\n"
     assert classify_document(make_document(receipt)).doc_type == "receipt"
     assert classify_document(make_document(receipt.replace("TOTAL QTY: 1\nDINE IN\n", ""))).doc_type == "other"
+
+
+def test_a_till_receipt_prints_the_time_of_the_sale_beside_its_date(make_document):
+    receipt = "KEDAI ABC\nDate: 17/04/18 10:15:18\nNASI LEMAK 5.00\nTOTAL 5.00\nTHANK YOU\n"
+    assert classify_document(make_document(receipt)).doc_type == "receipt"
+    # a time of day apart from any date is no till's stamp (a letter's meeting, a timesheet's hours)
+    assert classify_document(make_document(receipt.replace("Date: 17/04/18 10:15:18", "Date: 17/04/18\n10:15")))\
+        .doc_type == "other"
