@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-58"
+EXTRACTOR_VERSION = "generic-59"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -495,7 +495,31 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
     if total is not None:
         first_amount = min((c.position for c in candidates), default=len(context.lines))
         chosen["total_amount"] = _repair_misread_total(total, totals, chosen, first_amount, context)
+        if "tax_amount" not in chosen and "subtotal_amount" in chosen:
+            tax = _tax_between(chosen["subtotal_amount"], chosen["total_amount"], first_amount, context)
+            if tax is not None:
+                chosen["tax_amount"] = tax
     return chosen
+
+
+def _tax_between(subtotal: FieldValue, total: FieldValue, first_amount: int,
+                 context: DocumentContext) -> FieldValue | None:
+    """The tax where OCR lost its label but not its amount: total less subtotal, printed on a line of the
+    totals block that no label makes another charge, a rounding, a discount or a payment ("ee es GBP 179.08"
+    between "Subtotal ... 895.39" and "Total ... 1074.47")."""
+    if not subtotal.value or not total.value:
+        return None
+    difference = Decimal(total.value) - Decimal(subtotal.value)
+    if not 0 < difference < Decimal(total.value):
+        return None
+    for line in context.lines[first_amount:]:
+        role = labels.amount_role(line.text)
+        other = labels.AMOUNT_EXCLUDED.search(line.text) or labels.PAYMENT.search(line.text) \
+            or labels.OTHER_CHARGE.search(line.text)
+        if (role is None or role[0] == "tax_amount") and not other \
+                and any(n.value == difference for n in _money(line, context)):
+            return FieldValue(format_amount(difference), _FALLBACK * line.confidence)
+    return None
 
 
 def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],

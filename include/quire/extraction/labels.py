@@ -74,6 +74,10 @@ AMOUNT_EXCLUDED = _any(
     r"\bchange\b", r"\btender", r"\brounding\b", r"\bround(?:ing)?\s*adj", r"\bdiscount", r"\bbalance\s*b/?f",
     r"\bpaid\b", r"\bdeposit\b", r"\bvisa\b", r"\bmaster\s*card\b", r"\bcredit\s*card\b", r"\bno\.?\s*of\s*items?",
 )
+#: charges a totals block may add to the subtotal besides the tax
+OTHER_CHARGE = _any(r"\bshipping\b", r"\bfreight\b", r"\bpostage\b", r"\bcarriage\b", r"\bhandling\b",
+                    r"\bservice\s*charge\b", r"\bversand", r"\bfracht", r"\bporto\b", r"\bfrais\s*de\s*port\b",
+                    r"\blivraison\b", r"\bverzend", r"\bbezorg", r"\btip\b", r"\bgratuity\b")
 SUBTOTAL = _any(
     r"\bsub\s*-?\s*total", r"\btotal\s*(?:excl|exkl|ht\b|hors|before|w/o|net\b|netto)", r"\bnet\s*(?:amount|total)",
     r"\bamount\s*before\s*(?:tax|gst|vat)", r"\btotal\s*sales\s*\(?\s*excl", r"\bnettobetrag", r"\bzwischensumme",

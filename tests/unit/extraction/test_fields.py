@@ -456,3 +456,20 @@ def test_a_misread_invoice_number_label_outranks_an_order_number(make_document):
 def test_a_document_word_heading_a_row_of_captions_takes_the_value_under_it(make_document, text, expected):
     fields = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields
     assert fields["invoice_number"].value == expected
+
+
+@pytest.mark.parametrize(("row", "tax"), [
+    ("ee es                GBP 179.08", "179.08"),  # OCR lost the tax label, not its amount
+    ("Shipping             GBP 179.08", None),  # another charge is no tax
+    ("Discount             GBP 179.08", None),
+])
+def test_total_less_subtotal_printed_in_the_totals_block_is_the_tax(make_document, row, tax):
+    invoice = make_document(f"""
+Hughes Inc.                          INVOICE
+Invoice No: 2024-118
+Office chair           2     447.70     895.39
+Subtotal             GBP 895.39
+{row}
+Total                GBP 1074.47
+""")
+    assert extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["tax_amount"].value == tax
