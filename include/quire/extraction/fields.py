@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-59"
+EXTRACTOR_VERSION = "generic-60"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -499,7 +499,23 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
             tax = _tax_between(chosen["subtotal_amount"], chosen["total_amount"], first_amount, context)
             if tax is not None:
                 chosen["tax_amount"] = tax
+        _credit_signs(chosen)
     return chosen
+
+
+def _credit_signs(chosen: dict[str, FieldValue]) -> None:
+    """A credit's subtotal and tax take its negative total's sign where OCR lost theirs: "-4,956.21" under
+    "4,552.20" and "404.01" that add up to it."""
+    total, subtotal = chosen.get("total_amount"), chosen.get("subtotal_amount")
+    if total is None or subtotal is None or not total.value or not subtotal.value:
+        return
+    tax = chosen.get("tax_amount")
+    parts = [subtotal] + ([tax] if tax is not None and tax.value else [])
+    values = [Decimal(part.value) for part in parts]
+    if Decimal(total.value) < 0 and all(value >= 0 for value in values) \
+            and abs(sum(values) + Decimal(total.value)) <= _ROUNDING_STEP:
+        for name, part in zip(("subtotal_amount", "tax_amount"), parts):
+            chosen[name] = FieldValue(format_amount(-Decimal(part.value)), part.confidence)
 
 
 def _tax_between(subtotal: FieldValue, total: FieldValue, first_amount: int,

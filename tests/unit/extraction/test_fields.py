@@ -473,3 +473,19 @@ Subtotal             GBP 895.39
 Total                GBP 1074.47
 """)
     assert extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["tax_amount"].value == tax
+
+
+@pytest.mark.parametrize(("total", "subtotal", "tax"), [
+    ("-4,956.21", "-4552.20", "-404.01"),  # the credit's parts lost their signs, not its total
+    ("-4,000.00", "4552.20", "404.01"),  # parts that do not make the total are left as printed
+])
+def test_a_credit_notes_subtotal_and_tax_take_the_sign_of_its_total(make_document, total, subtotal, tax):
+    credit = make_document(f"""
+Hughes Inc.                          CREDIT NOTE
+Credit Note No: CN-2024-118
+Subtotal             4,552.20
+VAT 10 %               404.01
+Total                {total}
+""")
+    fields = extract_fields(credit, Classification("credit_note", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert (fields["subtotal_amount"].value, fields["tax_amount"].value) == (subtotal, tax)
