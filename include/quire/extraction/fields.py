@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-60"
+EXTRACTOR_VERSION = "generic-61"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -83,7 +83,7 @@ def extract_generic_fields(context: DocumentContext, doc_type: str | None = None
     """Every field in FIELD_NAMES by the label rules, in a fixed order."""
     vendor_name, vendor_address = find_vendor(context.lines, doc_type)
     dates = find_labelled_dates(context)
-    amounts = find_amounts(context)
+    amounts = find_amounts(context, doc_type)
     found = {
         "vendor_name": vendor_name,
         "vendor_address": vendor_address,
@@ -458,7 +458,7 @@ def _money_right_of(numbers: Sequence[NumberToken], x: float) -> NumberToken | N
     return None
 
 
-def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
+def find_amounts(context: DocumentContext, doc_type: str | None = None) -> dict[str, FieldValue]:
     """Subtotal, tax and total from labelled lines, cross-checked by subtotal + tax = total."""
     candidates: list[_AmountCandidate] = []
     payment_positions: list[int] = []
@@ -476,18 +476,20 @@ def find_amounts(context: DocumentContext) -> dict[str, FieldValue]:
         if token is not None:
             candidates.append(_AmountCandidate(role[0], role[1], position, token.value, line.confidence))
     chosen: dict[str, FieldValue] = {}
+    added_tax = False
     for role in ("subtotal_amount", "tax_amount"):
         own = sorted((c for c in candidates if c.role == role), key=lambda c: (-c.priority, c.position))
         if own:
             # the first subtotal/tax printed is the document's; later ones are summaries by rate
             chosen[role] = FieldValue(format_amount(own[0].value), _LABELLED_SAME_LINE * own[0].confidence)
+            added_tax = role == "tax_amount" and doc_type != "receipt" and _added_to_subtotal(own[0], context)
     totals = [c for c in candidates if c.role == "total_amount"]
     if totals:
         # totals printed after the payment lines (cash, change) are tax summaries, not the amount paid
         first_total = totals[0].position
         boundary = next((p for p in payment_positions if p > first_total), len(context.lines))
         totals = [c for c in totals if c.position < boundary]
-    total = _choose_total(totals, chosen, context)
+    total = _choose_total(totals, chosen, context, added_tax=added_tax)
     if total is None:
         total = _total_around_tax(candidates, chosen, context)
     if total is None and not candidates:
@@ -620,12 +622,25 @@ def _label_match(text: str, role: str) -> re.Match[str] | None:
     return None
 
 
+def _added_to_subtotal(tax: _AmountCandidate, context: DocumentContext) -> bool:
+    """Whether a tax line adds its tax to the subtotal ("Tax 7% 1,475.90"), not one that states the tax
+    the subtotal already includes ("GST @ 6% included in total 0.34", "incl. 19 % MwSt."). A till receipt's
+    prices include their tax, whether it says so or not (SROIE 388: "Total 96.20" over "GST 5.45"), so
+    find_amounts asks this of other documents only."""
+    return tax.priority >= 2 and not _INCLUDED.search(context.lines[tax.position].text)
+
+
+_INCLUDED = re.compile(r"\bincl|\binklusive\b|\binbegrepen\b|\bcompris\b", re.IGNORECASE)
+
+
 def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldValue],
-                  context: DocumentContext) -> FieldValue | None:
+                  context: DocumentContext, *, added_tax: bool) -> FieldValue | None:
     """The grand total: one that equals subtotal + tax if any; else the last total printed.
 
     Receipts print several totals (before rounding, rounded); the last one before payment is
-    what was paid. Without a labelled total, an amount equal to subtotal + tax is the total.
+    what was paid. Without a labelled total, an amount equal to subtotal + tax is the total;
+    where no line prints it (OCR lost the total's line, often set white on a dark bar), subtotal +
+    a tax added to it is.
     """
     subtotal, tax = chosen.get("subtotal_amount"), chosen.get("tax_amount")
     expected = (Decimal(subtotal.value) + Decimal(tax.value)
@@ -648,6 +663,8 @@ def _choose_total(totals: Sequence[_AmountCandidate], chosen: dict[str, FieldVal
     summary = _tax_summary_total(context)
     if summary is not None:
         return summary
+    if expected is not None and added_tax:
+        return FieldValue(format_amount(expected), _FALLBACK * min(subtotal.confidence, tax.confidence))
     if subtotal is not None:  # a receipt that prints only a "subtotal" (tax included) was paid that
         return FieldValue(subtotal.value, _FALLBACK * subtotal.confidence)
     return None

@@ -489,3 +489,22 @@ Total                {total}
 """)
     fields = extract_fields(credit, Classification("credit_note", 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert (fields["subtotal_amount"].value, fields["tax_amount"].value) == (subtotal, tax)
+
+
+@pytest.mark.parametrize(("doc_type", "tax_row", "total"), [
+    ("invoice", "Tax 7%              1,475.90", "22560.12"),  # OCR lost the total's line: subtotal + tax
+    ("invoice", "incl. 7% VAT        1,475.90", "21084.22"),  # a tax the subtotal includes adds nothing
+    ("invoice", "VAT 7% included     1,475.90", "21084.22"),
+    ("receipt", "GST 7%              1,475.90", "21084.22"),  # a till's prices include their tax
+])
+def test_without_a_total_line_subtotal_plus_an_added_tax_is_the_total(make_document, doc_type, tax_row, total):
+    document = make_document(f"""
+Reed Catering LLC                    INVOICE
+Invoice No: 2024-118
+Network switch 24-port     10     2,108.42     21,084.22
+Sub-total            21,084.22
+{tax_row}
+Payment terms: 14 days net
+""")
+    fields = extract_fields(document, Classification(doc_type, 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == total
