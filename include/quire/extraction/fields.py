@@ -34,7 +34,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-61"
+EXTRACTOR_VERSION = "generic-62"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -142,16 +142,19 @@ def _zeros_repaired(value: str) -> str:
 
 
 #: a number OCR broke in two at the end of its line: a short run of digits after its digits ("3256-0835 16",
-#: "20251 5993"), or the rest after a hyphen it read twice ("CR-2024- -60422")
+#: "20251 5993"), or the rest after a hyphen, also one it read twice, wherever the line goes on
+#: ("CR-2024- -60422", "PO-2026- 39201 (cont.)")
 _BROKEN_TAIL = re.compile(r"^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*\d) (\d{1,5})\s*$"
-                          r"|^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*-) -?(\d+)\s*$")
+                          r"|^([\W_]*[A-Za-z]{0,4}[-/.]?\d[\d\-/.]*-) -?(\d+)(?!\S)")
 #: a final 1 OCR read as an exclamation mark ("9251-08025!")
 _MARK_FOR_ONE = re.compile(r"(?<=\d)!(?=\s|$)")
+#: a hyphen between digits OCR read as a tilde ("1891~015492")
+_TILDE_FOR_HYPHEN = re.compile(r"(?<=\d)~(?=\d)")
 
 
 def _mended(text: str) -> str:
     """The text after a label with a number OCR broke at its end made whole again."""
-    text = _MARK_FOR_ONE.sub("1", text)
+    text = _TILDE_FOR_HYPHEN.sub("-", _MARK_FOR_ONE.sub("1", text))
     match = _BROKEN_TAIL.match(text)
     if match is None:
         return text

@@ -435,6 +435,8 @@ def test_a_number_whose_prefix_names_it_an_invoice_number_needs_no_label(make_do
     ("Bos VOF\nFactuurnr.: 20251 5993", "202515993"),
     ("Jansen BV\nCreditnotanummer: CR-2024- -60422", "CR-2024-60422"),  # the hyphen read twice
     ("Dubois SA\nReceipt No.: 9251-08025!", "9251-080251"),  # a final 1 read as "!"
+    ("Hughes Inc.\nPO Number PO-2026- 39201 (cont.)", "PO-2026-39201"),  # broken at the hyphen, the line goes on
+    ("Dubois SA\nTrans #: 1891~015492", "1891-015492"),  # a hyphen read as a tilde
     ("Lang KG\nBeleg-Nr.: 3256-0835 16 Kasse 2", "3256-0835"),  # more after it: another field's value
 ])
 def test_a_number_ocr_broke_at_its_end_is_made_whole(make_document, text, expected):
