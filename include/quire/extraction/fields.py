@@ -12,6 +12,7 @@ import statistics
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from decimal import Decimal
 
 from quire.extraction import labels
@@ -34,7 +35,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-62"
+EXTRACTOR_VERSION = "generic-63"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -392,7 +393,27 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
             match, line = misread
             values["issue_date"] = _date_value(match, context, _MISREAD * line.confidence)
     values.pop("other_date", None)
+    if "due_date" not in values and values.get("issue_date") is not None and values["issue_date"].value:
+        due = _due_by_terms(values["issue_date"], context)
+        if due is not None:
+            values["due_date"] = due
     return values
+
+
+#: payment terms in days ("Payment terms: 30 days net", "Zahlbar innerhalb von 14 Tagen", "Paiement à 45 jours",
+#: "Betaling binnen 30 dagen"): a payment word, then the number of days on the same line
+_PAYMENT_TERMS = re.compile(r"\b(?:pay\w*|terms|net|zahl\w*|paiement|r[èe]glement|betal\w*)\b[^\n]{0,40}?"
+                            r"(?<![\d.,])(\d{1,3})\s*(?:days?|tagen?|jours?|dagen)\b", re.IGNORECASE)
+
+
+def _due_by_terms(issue: FieldValue, context: DocumentContext) -> FieldValue | None:
+    """The due date the payment terms give where none is printed: the issue date and the days they allow."""
+    for line in context.lines:
+        match = _PAYMENT_TERMS.search(line.text)
+        if match is not None:
+            due = date.fromisoformat(issue.value) + timedelta(days=int(match.group(1)))
+            return FieldValue(due.isoformat(), _FALLBACK * min(issue.confidence, line.confidence))
+    return None
 
 
 def _misread_date(context: DocumentContext) -> tuple[DateMatch, TextLine] | None:

@@ -510,3 +510,17 @@ Payment terms: 14 days net
 """)
     fields = extract_fields(document, Classification(doc_type, 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert fields["total_amount"].value == total
+
+
+@pytest.mark.parametrize(("terms", "due"), [
+    ("Payment terms: 30 days net", "2024-04-14"),
+    ("Zahlbar innerhalb von 14 Tagen ohne Abzug.", "2024-03-29"),
+    ("Paiement à 45 jours.", "2024-04-29"),
+    ("Returns accepted within 14 days", None),  # no payment term
+])
+def test_the_payment_terms_give_the_due_date_where_none_is_printed(make_document, terms, due):
+    invoice = make_document(f"Hughes Inc.          INVOICE\nInvoice No: 2024-118\nInvoice date: 2024-03-15\n{terms}\n")
+    fields = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["due_date"].value == due
+    printed = make_document(f"Hughes Inc.  INVOICE\nInvoice date: 2024-03-15\nDue date: 2024-05-01\n{terms}\n")
+    assert extract_fields(printed, INVOICE, templates=(), settings=SETTINGS).fields["due_date"].value == "2024-05-01"
