@@ -139,7 +139,7 @@ _MONTH_ALTERNATION = "|".join(sorted(map(re.escape, _MONTHS), key=lambda n: (-le
 _ISO_DATE = re.compile(r"(?<![\w.\-/])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 _NUMERIC_DATE = re.compile(r"(?<![\w.\-/])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])")
 _DAY_MONTH_NAME = re.compile(
-    rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w])",
+    rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.|,)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w])",
     re.IGNORECASE)
 _MONTH_NAME_DAY = re.compile(
     rf"(?<![\w])({_MONTH_ALTERNATION})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?![\w])", re.IGNORECASE)

@@ -79,6 +79,7 @@ def test_format_quantity(value, expected):
     ("Mar 3 2024", "dmy", "2024-03-03"),
     ("3rd March 2024", "mdy", "2024-03-03"),
     ("3. März 2024", "dmy", "2024-03-03"),
+    ("Zahlbar bis: 29, August 2024", "dmy", "2024-08-29"),  # the day's point read as a comma
     ("12 janvier 2024", "dmy", "2024-01-12"),
     ("1er février 2024", "dmy", "2024-02-01"),
     ("7 mei 2024", "dmy", "2024-05-07"),
