@@ -35,7 +35,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-64"
+EXTRACTOR_VERSION = "generic-65"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -407,12 +407,14 @@ _PAYMENT_TERMS = re.compile(r"\b(?:pay\w*|terms|net|zahl\w*|paiement|r[èe]gleme
 
 
 def _due_by_terms(issue: FieldValue, context: DocumentContext) -> FieldValue | None:
-    """The due date the payment terms give where none is printed: the issue date and the days they allow."""
+    """The due date the payment terms give where none is printed: the issue date and the days they allow.
+    As sure as a labelled value below its label, and no surer than the issue date it counts from: a clean
+    invoice that states only its terms is not sent for review for it."""
     for line in context.lines:
         match = _PAYMENT_TERMS.search(line.text)
         if match is not None:
             due = date.fromisoformat(issue.value) + timedelta(days=int(match.group(1)))
-            return FieldValue(due.isoformat(), _FALLBACK * min(issue.confidence, line.confidence))
+            return FieldValue(due.isoformat(), _LABELLED_BELOW * min(issue.confidence, line.confidence))
     return None
 
 
