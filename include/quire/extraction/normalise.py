@@ -263,11 +263,9 @@ def _impossible_dates_repaired(text: str) -> list[DateMatch]:
     for m in _NUMERIC_DATE.finditer(text):
         first, second, year = _repaired_day(m[1]), _repaired_day(m[3]), _repaired_year(m[4])
         if (first, second, year) != (m[1], m[3], m[4]):
-            y = _year(year)
-            day_first = _safe_date(y, int(second), int(first))
-            month_first = _safe_date(y, int(first), int(second))
-            if day_first is not None or month_first is not None:
-                found.append(DateMatch(m.start(), m.end(), day_first, month_first))
+            repaired_date = _numeric_date(m, int(first), int(second), _year(year))
+            if repaired_date is not None:
+                found.append(repaired_date)
     for m in _DAY_MONTH_NAME.finditer(text):
         day, year = _repaired_day(m[1]), _repaired_year(m[3])
         if (day, year) != (m[1], m[3]):
@@ -275,6 +273,15 @@ def _impossible_dates_repaired(text: str) -> list[DateMatch]:
             if repaired is not None:
                 found.append(DateMatch(m.start(), m.end(), repaired, repaired))
     return found
+
+
+def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> DateMatch | None:
+    """The numeric date ``match`` prints as first/second/year, with each reading that is a valid date;
+    None where neither is."""
+    day_first, month_first = _safe_date(year, second, first), _safe_date(year, first, second)
+    if day_first is None and month_first is None:
+        return None
+    return DateMatch(match.start(), match.end(), day_first, month_first)
 
 
 def find_misread_dates(text: str) -> list[DateMatch]:
@@ -293,9 +300,9 @@ def find_misread_dates(text: str) -> list[DateMatch]:
                     continue
             else:
                 first, second, year = int(m[1]), int(m[2]), _year(m[3])
-            day_first, month_first = _safe_date(year, second, first), _safe_date(year, first, second)
-            if day_first is not None or month_first is not None:
-                found.append(DateMatch(m.start(), m.end(), day_first, month_first))
+            match = _numeric_date(m, first, second, year)
+            if match is not None:
+                found.append(match)
     return sorted(found, key=lambda d: d.start)
 
 
