@@ -28,14 +28,14 @@ from quire.extraction.layout import (
     text_right,
 )
 from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
-from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, format_amount
+from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, fold, format_amount
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-65"
+EXTRACTOR_VERSION = "generic-66"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -863,7 +863,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name the issuer's e-mail or web address spells, wins over one chosen by position alone. Where
     nothing in the head reads as a name but the page foot names a company (a layout that prints the
     vendor only in its footer), the foot's is taken. The address is the run of
-    segments below the name in the same column, up to contact or registration details.
+    segments below the name in the same column, up to contact or registration details or its country.
     """
     if not lines:
         return _MISSING, _MISSING
@@ -921,7 +921,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
-    text = _join_address(_clean(segment.text) for segment in address)
+    text = _join_address(_address_line(segment.text) for segment in address)
     return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
 
 
@@ -1307,6 +1307,9 @@ def _address_below(segments: Sequence[TextLine], name_position: int, blocked: se
         text = segment.text.strip()
         if segment.top - previous.bottom > 2.5 * segment.height or len(address) >= 5:
             break
+        if address and (segment.x1 < min(line.x0 for line in address)
+                        or segment.x0 > max(line.x1 for line in address)):
+            continue  # beside the address lines read so far: a wide name's column reaches the next block's labels
         if (position in blocked or labels.CONTACT.search(text) or _REGISTRATION_LINE.match(text)
                 or _PHONE_ONLY.match(text) or find_dates(text) or _TITLE_ONLY.match(text)
                 or labels.INVOICE_NUMBER.search(text) or labels.CUSTOMER_BLOCK.search(text)):
@@ -1318,11 +1321,92 @@ def _address_below(segments: Sequence[TextLine], name_position: int, blocked: se
             continue
         address.append(segment)
         previous = segment
+        if _country(text) is not None:
+            break  # the country is an address's last line: what follows is contact or footer text
     return address
 
 
 def _overlap(segment: TextLine, left: float, right: float) -> float:
     return min(segment.x1, right) - max(segment.x0, left)
+
+
+def _address_line(text: str) -> str:
+    """An address line with a misread country name or British or Irish postcode read back."""
+    text = _clean(text)
+    return _country(text) or _repair_postcode(text)
+
+
+def _country(text: str) -> str | None:
+    """The country ``text`` names, or names but for one misread letter ("lreland", "Osterreich")."""
+    folded = fold(text.strip(" .,;:"))
+    for country in labels.COUNTRIES:
+        name = fold(country)
+        if folded == name or (len(name) >= _FUZZY_COUNTRY_LENGTH and _one_edit_apart(folded, name)):
+            return country
+    return None
+
+
+#: shorter country names ("USA", "Spain") must be read exactly: one letter off, they are other words
+_FUZZY_COUNTRY_LENGTH = 6
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether one substitution, insertion or deletion turns ``a`` into ``b``."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))
+    return a[i + (len(a) == len(b)):] == b[i + 1:]
+
+
+#: British postcodes (outward code A9, A99, A9A, AA9, AA99 or AA9A; inward code 9AA) and Irish Eircodes
+#: (routing key A99, then four letters or digits), as patterns of D (digit), A (letter), X (either)
+_POSTCODE_SHAPES = tuple((outward, "DAA") for outward in ("AD", "ADD", "ADA", "AAD", "AADD", "AADA")) + (
+    ("ADD", "XXXX"),)
+#: what OCR reads for a digit or a letter of a postcode ("DO2" for D02, "ECIA" for EC1A, "STR" for 5TR)
+_AS_DIGIT = str.maketrans("OILSBZG", "0115826")
+_AS_LETTER = str.maketrans("012586", "OIZSBG")
+#: a line end that needs more characters read back than this is no misread postcode
+_MAX_POSTCODE_REPAIRS = 2
+_POSTCODE_END = re.compile(r"(?<=\S\s)(\w{2,4})\s(\w{3,4})$")
+
+
+def _repair_postcode(text: str) -> str:
+    """``text`` with the British or Irish postcode that ends it read back where OCR took a digit for a
+    letter or a letter for a digit, at most two characters: "London ECIA 1BB" -> "London EC1A 1BB",
+    "Dublin 2 DO2 XY45" -> "Dublin 2 D02 XY45". Of several readings the one changing fewest characters
+    is taken ("BS1 STR" -> "BS1 5TR", not "B51 5TR"). A line that already ends with a valid postcode,
+    or whose end no confusion (or two equally) turns into one, is left as it is."""
+    match = _POSTCODE_END.search(text)
+    if match is None:
+        return text
+    pair = (match.group(1).upper(), match.group(2).upper())
+    if not pair[0][0].isalpha():
+        return text  # every postcode starts with a letter: a line ending in "21S 7S2" has no postcode to repair
+    readings: dict[tuple[str, ...], int] = {}  # each reading with the characters it changes
+    for shape in _POSTCODE_SHAPES:
+        if tuple(map(len, shape)) != tuple(map(len, pair)):
+            continue
+        read = tuple("".join(_read_as(char, kind) for char, kind in zip(part, pattern))
+                     for part, pattern in zip(pair, shape))
+        if all(_fits(c, k) for part, pattern in zip(read, shape) for c, k in zip(part, pattern)):
+            if read == pair:
+                return text  # a valid postcode as printed
+            readings[read] = sum(a != b for a, b in zip("".join(read), "".join(pair)))
+    fewest = sorted(readings, key=readings.__getitem__)[:2]
+    if not fewest or readings[fewest[0]] > _MAX_POSTCODE_REPAIRS or (
+            len(fewest) == 2 and readings[fewest[0]] == readings[fewest[1]]):
+        return text  # no reading, one that changes too much to be a postcode, or two as likely
+    return text[:match.start()] + " ".join(fewest[0])
+
+
+def _read_as(char: str, kind: str) -> str:
+    return char.translate(_AS_DIGIT) if kind == "D" else char.translate(_AS_LETTER) if kind == "A" else char
+
+
+def _fits(char: str, kind: str) -> bool:
+    return char.isascii() and (char.isdigit() if kind == "D" else char.isalpha() if kind == "A" else char.isalnum())
 
 
 def _join_address(address_lines: Iterable[str]) -> str:

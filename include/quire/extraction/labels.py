@@ -213,6 +213,21 @@ CONTACT = _any(
     r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
     r"\bsteuer-?(?:nummer|nr)\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
+    # a web or e-mail address whose "@" or "www." OCR lost ("billing murphytic.com")
+    r"[a-z]\.(?:com|net|org|info|biz|eu|de|at|ch|nl|be|fr|lu|ie|uk|us|my)\b",
+)
+#: country names as an address's last line prints them (English, German, French, Dutch, and the receipts' own):
+#: a closed set, so a country OCR misread by one letter ("lreland", "Osterreich") can be read back
+COUNTRIES = (
+    "Ireland", "Irland", "Irlande", "Ierland", "United Kingdom", "Vereinigtes Königreich", "Royaume-Uni",
+    "Verenigd Koninkrijk", "England", "Scotland", "Wales", "USA", "U.S.A.", "United States", "Vereinigte Staaten",
+    "États-Unis", "Verenigde Staten", "Canada", "Kanada", "Deutschland", "Germany", "Allemagne", "Duitsland",
+    "Österreich", "Austria", "Autriche", "Oostenrijk", "Schweiz", "Suisse", "Switzerland", "Svizzera",
+    "Zwitserland", "Belgique", "België", "Belgien", "Belgium", "Nederland", "Niederlande", "Netherlands",
+    "Pays-Bas", "France", "Frankreich", "Frankrijk", "Luxembourg", "Luxemburg", "Italia", "Italien", "Italy",
+    "Italie", "España", "Spanien", "Spain", "Espagne", "Spanje", "Portugal", "Danmark", "Dänemark", "Denmark",
+    "Danemark", "Denemarken", "Sverige", "Schweden", "Sweden", "Suède", "Zweden", "Polska", "Polen", "Poland",
+    "Pologne", "Malaysia", "Singapore", "Australia", "Australien", "Australie",
 )
 #: the units printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."), as one alternation to build on
 QUANTITY_UNITS = (

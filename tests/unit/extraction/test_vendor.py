@@ -608,3 +608,47 @@ def test_a_name_over_two_lines_in_display_type_without_a_legal_form_is_read_whol
     assert _vendor_of(_in_display_type(document, (1, 2)), "purchase_order")[0] == "Ingénierie Emma Dubois"
     # in body type the line under a name is its address's first line, or a person's
     assert _vendor_of(document, "purchase_order")[0] == "Ingénierie"
+
+
+def test_the_country_ends_the_address_and_is_read_back_from_one_misread_letter(make_document):
+    text = ("Miller Consulting Inc.                          CREDIT NOTE\n"
+            "167 King Avenue\n"
+            "Galway H91 E2K3\n"
+            "lreland\n"
+            "billingemillerconsulting\n")
+    assert _vendor(make_document, text) == ("Miller Consulting Inc.", "167 King Avenue, Galway H91 E2K3, Ireland")
+
+
+def test_a_web_address_whose_at_sign_ocr_lost_is_no_address_line(make_document):
+    text = ("Murphy LLC                                      INVOICE\n"
+            "Unit 17, 156 Park Lane\n"
+            "Austin, TX 78701\n"
+            "billing murphytic.com\n")
+    assert _vendor(make_document, text) == ("Murphy LLC", "Unit 17, 156 Park Lane, Austin, TX 78701")
+
+
+@pytest.mark.parametrize(("printed", "read"), [
+    ("London ECIA IBB", "London EC1A 1BB"),  # a letter for a digit in both codes
+    ("Manchester Ml 1AE", "Manchester M1 1AE"),
+    ("Dublin 2 DO2 XY45", "Dublin 2 D02 XY45"),  # an Eircode's routing key
+    ("Bristol BS1 STR", "Bristol BS1 5TR"),  # not "B51 5TR": the reading changing fewest characters
+    ("Leeds LS1 4DY", "Leeds LS1 4DY"),  # valid as printed
+    ("Cork T1E WECY", "Cork T1E WECY"),  # no confusion makes it a postcode
+    ("Stockport BI SO2", "Stockport BI SO2"),  # "B1 5OZ" would take three misread characters
+    ("Jalan Aol 21S 7S2", "Jalan Aol 21S 7S2"),  # postcodes start with a letter
+])
+def test_a_british_or_irish_postcode_is_read_back_where_ocr_took_a_digit_for_a_letter(make_document, printed, read):
+    text = ("Reed Co. Ltd                                    INVOICE\n"
+            "82 Station Road\n"
+            f"{printed}\n")
+    assert _vendor(make_document, text) == ("Reed Co. Ltd", f"82 Station Road, {read}")
+
+
+def test_a_label_of_the_next_block_that_a_wide_name_reaches_over_is_no_address_line(make_document):
+    text = ("Bennett Print Works Group                    INVOICE\n"
+            "98 Victoria Street                           Date          28 November 2024\n"
+            "Dublin 2 D02 XY45\n"
+            "                           Payment due       28 December 2024\n"
+            "Ireland\n")
+    assert _vendor(make_document, text) == ("Bennett Print Works Group",
+                                            "98 Victoria Street, Dublin 2 D02 XY45, Ireland")
