@@ -35,7 +35,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-66"
+EXTRACTOR_VERSION = "generic-67"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -777,6 +777,8 @@ _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]
 #: "SDN BND", "SDN 8HD")
 #: the Dutch legal form "V.O.F." with its O read as a zero ("V 0 F", "V.0.F.")
 _VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?!\w)")
+#: ... or, set small on its own line under the name, as "vor." (points lost, the F read as r)
+_VOF_AS_VOR = re.compile(r"(?:^|(?<=\s))vor\.$", re.IGNORECASE)
 _SDN_BHD_MISREAD = re.compile(r"\bS[DO0IE][NM]\.?\s?[B8][HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
 _YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")
@@ -1421,7 +1423,7 @@ def _repair_name(text: str) -> str:
     """A vendor name with the OCR misreadings of its legal form and of Y, I and O in initialisms undone."""
     text = _clean(_YEN_FOR_Y.sub("Y", text).replace("_", " "))  # OCR reads rules and specks as "__"
     text = _DIGIT_IN_INITIALISM.sub(lambda m: "I" if m.group(0) == "1" else "O", text)
-    text = _VOF_MISREAD.sub(r"\1\2O\3\4", text)
+    text = _VOF_AS_VOR.sub("V.O.F.", _VOF_MISREAD.sub(r"\1\2O\3\4", text))
     return _SDN_BHD_MISREAD.sub(lambda m: "Sdn Bhd" if m.group(0)[1].islower() else "SDN BHD", text)
 
 

@@ -253,6 +253,9 @@ def test_a_legal_form_under_a_word_mark_completes_the_name(make_document):
     # the O of the Dutch V.O.F. read as a zero
     ("Bouw Jansen V 0 F\nKerkstraat 1\n", "Bouw Jansen V O F"),
     ("Bouw Jansen V.0.F.\nKerkstraat 1\n", "Bouw Jansen V.O.F."),
+    # ... or the V.O.F. set small under the name read as "vor.", which no German "vor." ends a name with
+    ("Bos Installatietechniek\nvor.\nBeukgracht 163\n", "Bos Installatietechniek V.O.F."),
+    ("Geschenke vor. Ort GmbH\nKerkstraat 1\n", "Geschenke vor. Ort GmbH"),
 ])
 def test_ocr_misreadings_of_the_legal_form_and_of_y_are_undone(make_document, receipt: str, name: str):
     assert _vendor(make_document, receipt, "receipt")[0] == name
@@ -652,3 +655,11 @@ def test_a_label_of_the_next_block_that_a_wide_name_reaches_over_is_no_address_l
             "Ireland\n")
     assert _vendor(make_document, text) == ("Bennett Print Works Group",
                                             "98 Victoria Street, Dublin 2 D02 XY45, Ireland")
+
+
+def test_the_legal_form_read_as_vor_under_the_name_is_no_address_line(make_document):
+    text = ("Kantoorartikelen Visser                         FACTUUR\n"
+            "vor.\n"
+            "Prinsenlaan 162\n"
+            "2000 Antwerpen\n")
+    assert _vendor(make_document, text) == ("Kantoorartikelen Visser V.O.F.", "Prinsenlaan 162, 2000 Antwerpen")
