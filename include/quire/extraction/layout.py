@@ -364,6 +364,8 @@ _GROUP_HEAD = re.compile(r"^[-−]?\d{1,3}$")
 _SPLIT_POINT = re.compile(r"^(?:RM|[$€£])?\d+[.,]$", re.IGNORECASE)
 #: a point or comma OCR read after an amount's cents ("14880.53,", "150.00." from a speck or a rule)
 _TRAILING_MARK = re.compile(r"(?<=[.,]\d\d)[.,]$")
+#: a currency sign set right after the digits ("3,13€"; OCR loses the thin space of "3,13 €")
+_TRAILING_CURRENCY = re.compile(r"(?<=\d)[€£$¥]$")
 #: what OCR makes of a speck or a rule's end right before a number on a faint print ("„23,35", "‘4,29", "_3")
 _LEADING_MARKS = "„‚‘’“”\"'`_~"
 #: a table's vertical rule that OCR read onto the end of a cell's number ("20|", "369.00}", "1124.00]")
@@ -410,7 +412,8 @@ def find_numbers(line: TextLine, decimal_separator: str | None) -> tuple[NumberT
     i = 0
     while i < len(words):
         word = words[i]
-        text = _TRAILING_MARK.sub("", _without_rule_marks(word.text.strip(":;*").lstrip(_LEADING_MARKS)))
+        text = _TRAILING_CURRENCY.sub("", _TRAILING_MARK.sub("", _without_rule_marks(
+            word.text.strip(":;*").lstrip(_LEADING_MARKS))))
         glued = _GLUED_UNIT.match(text) if line.scanned else None
         if glued:
             text = glued.group(1)

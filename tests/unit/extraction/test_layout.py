@@ -207,6 +207,14 @@ def test_a_mark_ocr_read_after_the_cents_is_no_part_of_the_amount():
     assert [n.value for n in find_numbers(line, ".")] == [Decimal("14880.53"), Decimal("150.00")]
 
 
+def test_an_amount_with_its_currency_sign_set_right_after_it_is_a_number():
+    line = group_lines(_page(Word("TVA", 10, 0, 30, 10), Word("10", 40, 0, 50, 10), Word("%", 51, 0, 56, 10),
+                             Word("3,13€", 200, 0, 230, 10), Word("2411,11£", 300, 0, 345, 10)))[0]
+    numbers = find_numbers(line, ",")
+    assert [n.value for n in numbers] == [Decimal("3.13"), Decimal("2411.11")]
+    assert all(n.has_fraction for n in numbers)
+
+
 def test_a_scanned_quantity_with_its_unit_read_onto_it_is_a_number():
     def numbers(confidence):
         texts = ("11.75h", "7.5m_", "25pcs", "603.01", "A4", "2xl")
