@@ -35,7 +35,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-68"
+EXTRACTOR_VERSION = "generic-69"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -527,6 +527,10 @@ def find_amounts(context: DocumentContext, doc_type: str | None = None) -> dict[
             tax = _tax_between(chosen["subtotal_amount"], chosen["total_amount"], first_amount, context)
             if tax is not None:
                 chosen["tax_amount"] = tax
+        if "subtotal_amount" not in chosen and added_tax:
+            subtotal = _unreadable_subtotal(chosen, candidates, context)
+            if subtotal is not None:
+                chosen["subtotal_amount"] = subtotal
         _credit_signs(chosen)
     return chosen
 
@@ -544,6 +548,29 @@ def _credit_signs(chosen: dict[str, FieldValue]) -> None:
             and abs(sum(values) + Decimal(total.value)) <= _ROUNDING_STEP:
         for name, part in zip(("subtotal_amount", "tax_amount"), parts):
             chosen[name] = FieldValue(format_amount(-Decimal(part.value)), part.confidence)
+
+
+def _unreadable_subtotal(chosen: dict[str, FieldValue], candidates: Sequence[_AmountCandidate],
+                         context: DocumentContext) -> FieldValue | None:
+    """The subtotal where its label is printed but OCR garbled its amount ("Total HT 29905", "Sous-total
+    39"351;67"): the total less the tax added to it, at fallback confidence, so that a person confirms it.
+    Not where another charge, a discount or a rounding stands between the label and the last total
+    (the difference would include it)."""
+    total, tax = chosen.get("total_amount"), chosen["tax_amount"]
+    if total is None or not total.value or not tax.value:
+        return None
+    label = next((p for p, line in enumerate(context.lines)
+                  if (labels.amount_role(line.text) or ("",))[0] == "subtotal_amount"), None)
+    last_total = max((c.position for c in candidates if c.role == "total_amount"), default=None)
+    if label is None or last_total is None or last_total < label:
+        return None
+    between = context.lines[label + 1:last_total]
+    if any(labels.OTHER_CHARGE.search(line.text) or labels.AMOUNT_EXCLUDED.search(line.text) for line in between):
+        return None
+    difference = Decimal(total.value) - Decimal(tax.value)
+    if difference <= 0:
+        return None
+    return FieldValue(format_amount(difference), _FALLBACK * context.lines[label].confidence)
 
 
 def _tax_between(subtotal: FieldValue, total: FieldValue, first_amount: int,
