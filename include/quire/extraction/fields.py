@@ -35,7 +35,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-69"
+EXTRACTOR_VERSION = "generic-70"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -528,9 +528,13 @@ def find_amounts(context: DocumentContext, doc_type: str | None = None) -> dict[
             if tax is not None:
                 chosen["tax_amount"] = tax
         if "subtotal_amount" not in chosen and added_tax:
-            subtotal = _unreadable_subtotal(chosen, candidates, context)
+            subtotal = _unreadable_part("subtotal_amount", chosen, candidates, context)
             if subtotal is not None:
                 chosen["subtotal_amount"] = subtotal
+        if "tax_amount" not in chosen and doc_type != "receipt":
+            tax = _unreadable_part("tax_amount", chosen, candidates, context)
+            if tax is not None:
+                chosen["tax_amount"] = tax
         _credit_signs(chosen)
     return chosen
 
@@ -550,27 +554,43 @@ def _credit_signs(chosen: dict[str, FieldValue]) -> None:
             chosen[name] = FieldValue(format_amount(-Decimal(part.value)), part.confidence)
 
 
-def _unreadable_subtotal(chosen: dict[str, FieldValue], candidates: Sequence[_AmountCandidate],
-                         context: DocumentContext) -> FieldValue | None:
-    """The subtotal where its label is printed but OCR garbled its amount ("Total HT 29905", "Sous-total
-    39"351;67"): the total less the tax added to it, at fallback confidence, so that a person confirms it.
-    Not where another charge, a discount or a rounding stands between the label and the last total
-    (the difference would include it)."""
-    total, tax = chosen.get("total_amount"), chosen["tax_amount"]
-    if total is None or not total.value or not tax.value:
+def _unreadable_part(role: str, chosen: dict[str, FieldValue], candidates: Sequence[_AmountCandidate],
+                     context: DocumentContext) -> FieldValue | None:
+    """The subtotal or the tax where its label is printed but OCR garbled its amount ("Total HT 29905",
+    "Sous-total 39"351;67", "TVA (21%) 348747", "VAT @ 23% EUR 9,090:91"): the total less the other part,
+    at fallback confidence, so that a person confirms it. Only for a tax added to the subtotal (the
+    caller checks a read tax; a tax label here must not say the tax is included), with the label where the
+    totals block prints it, and not where another charge, a discount or a rounding stands between the first
+    of the two and the last total (the difference would include it)."""
+    total = chosen.get("total_amount")
+    other = chosen.get("tax_amount" if role == "subtotal_amount" else "subtotal_amount")
+    if total is None or other is None or not total.value or not other.value:
         return None
-    label = next((p for p, line in enumerate(context.lines)
-                  if (labels.amount_role(line.text) or ("",))[0] == "subtotal_amount"), None)
     last_total = max((c.position for c in candidates if c.role == "total_amount"), default=None)
-    if label is None or last_total is None or last_total < label:
+    other_at = min((c.position for c in candidates if c.role != role and c.role != "total_amount"), default=None)
+    if last_total is None or other_at is None:
         return None
-    between = context.lines[label + 1:last_total]
-    if any(labels.OTHER_CHARGE.search(line.text) or labels.AMOUNT_EXCLUDED.search(line.text) for line in between):
+    # in the totals block: a subtotal's line right above the tax's, a tax's between the subtotal and the
+    # total (a table header's "TVA" or "Subtotal" column is no such line)
+    window = range(max(0, other_at - 2), other_at) if role == "subtotal_amount" else range(other_at + 1, last_total)
+    label = next((p for p in window if _labels_part(context.lines[p].text, role)), None)
+    if label is None:
         return None
-    difference = Decimal(total.value) - Decimal(tax.value)
-    if difference <= 0:
+    if any(labels.OTHER_CHARGE.search(line.text) or labels.AMOUNT_EXCLUDED.search(line.text)
+           for line in context.lines[min(label, other_at) + 1:last_total]):
+        return None
+    difference = Decimal(total.value) - Decimal(other.value)
+    if not 0 < difference < Decimal(total.value) + (role == "subtotal_amount"):
         return None
     return FieldValue(format_amount(difference), _FALLBACK * context.lines[label].confidence)
+
+
+def _labels_part(text: str, role: str) -> bool:
+    """Whether a line is labelled as ``role`` (subtotal or a tax added to it, not one included)."""
+    found = labels.amount_role(text)
+    if role == "subtotal_amount":
+        return found is not None and found[0] == role
+    return found == ("tax_amount", 2) and not _INCLUDED.search(text)
 
 
 def _tax_between(subtotal: FieldValue, total: FieldValue, first_amount: int,
