@@ -35,7 +35,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-70"
+EXTRACTOR_VERSION = "generic-71"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -91,10 +91,27 @@ def extract_generic_fields(context: DocumentContext, doc_type: str | None = None
         "invoice_number": find_invoice_number(context.lines),
         "issue_date": dates.get("issue_date", _MISSING),
         "due_date": dates.get("due_date", _MISSING),
-        "currency": FieldValue(context.currency, 0.9) if context.currency else _MISSING,
+        "currency": FieldValue(context.currency, 0.9) if context.currency
+        else _currency_of_vat_number(context) if "total_amount" in amounts else _MISSING,
         **amounts,
     }
     return {name: found.get(name, _MISSING) for name in FIELD_NAMES}
+
+
+def _currency_of_vat_number(context: DocumentContext) -> FieldValue:
+    """Where nothing printed names the currency of a document's total (OCR lost the "€" of every amount),
+    the currency of the country the issuer's VAT number names ("BTW-nummer BE0641537476": EUR), less sure
+    than a printed one. Only when every VAT number on the page names the same currency."""
+    found = {(labels.VAT_COUNTRY_CURRENCIES.get(match.group(1)), line.confidence)
+             for line in context.lines for match in labels.VAT_NUMBER.finditer(line.text)}
+    currencies = {currency for currency, _ in found}
+    if len(currencies) != 1 or None in currencies:
+        return _MISSING
+    return FieldValue(currencies.pop(), _INFERRED_CURRENCY * min(confidence for _, confidence in found))
+
+
+#: a currency told by the issuer's VAT number, not printed: as sure as a value labelled below its label
+_INFERRED_CURRENCY = 0.85
 
 
 # -- label geometry --------------------------------------------------------------------------------------

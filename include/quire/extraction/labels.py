@@ -229,6 +229,17 @@ COUNTRIES = (
     "Danemark", "Denemarken", "Sverige", "Schweden", "Sweden", "Suède", "Zweden", "Polska", "Polen", "Poland",
     "Pologne", "Malaysia", "Singapore", "Australia", "Australien", "Australie",
 )
+#: a VAT (or tax) registration number and the country its prefix names ("BTW-nummer BE0641537476",
+#: "N° TVA FR448 32359065", "USt-IdNr. DE342094571", "UID CHE-123.456.789")
+VAT_NUMBER = re.compile(
+    r"(?<![^\W_])(?:vat|tva|btw|ust|mwst|uid|iva|steuer)[\w.-]*(?:\s+(?:reg(?:istration)?|no|nr|n[°o]|number|nummer"
+    r"|num[ée]ro|id|intracom)\.?)*[\s.:#-]*(?-i:([A-Z]{2,3}))[\s-]?U?\d", re.IGNORECASE)
+#: the currency of the country a VAT number's prefix names: the euro area, Switzerland (CHE), the UK
+VAT_COUNTRY_CURRENCIES = {
+    **dict.fromkeys(("AT", "BE", "DE", "FR", "NL", "LU", "IE", "IT", "ES", "PT", "FI", "EL", "SK", "SI", "EE",
+                     "LV", "LT", "MT", "CY", "HR"), "EUR"),
+    "CHE": "CHF", "GB": "GBP",
+}
 #: the units printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."), as one alternation to build on
 QUANTITY_UNITS = (
     r"(?:pcs?\.?|pieces?|ea\.?|each|units?|h|hrs?\.?|hours?|days?|kg|g|t|m|m2|m²|m³|km|l|ltr|lot|box(?:es)?|"

@@ -545,6 +545,29 @@ Montant TTC       € 428,04
         assert fields[field].confidence < SETTINGS.review_confidence  # computed: a person confirms
 
 
+@pytest.mark.parametrize(("footer", "total_row", "currency"), [
+    ("Techniek de Boer V.O.F.   BTW-nummer NL960517634B01", "Totaal    1.620,48", "EUR"),  # no "€" read
+    ("Girard SA   N° TVA FR448 32359065", "Total TTC    1 620,48", "EUR"),
+    ("Nettoyage Fontaine   UID CHE-123.456.789 MWST", "Total    1'620.48", "CHF"),
+    ("Reed Co. Ltd   VAT Reg. No. GB123456789", "Total    1,620.48", "GBP"),
+    ("Reed Co. Ltd   VAT Reg. No. GB123456789", "Total    1,620.48 EUR", "EUR"),  # printed: it decides
+    ("Techniek de Boer V.O.F.   BTW-nummer NL960517634B01", "", None),  # no total: no currency to tell
+    ("Tax ID 1E3269599T", "Total    1,620.48", None),  # no country prefix
+])
+def test_without_a_printed_currency_the_issuers_vat_number_tells_it(make_document, footer, total_row, currency):
+    document = make_document(f"""
+De Boer Techniek                     FACTUUR
+Factuurnummer: 2024-118
+Onderhoud installatie          1       1.620,48
+{total_row}
+{footer}
+""")
+    fields = extract_fields(document, INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["currency"].value == currency
+    if currency and total_row and not total_row.endswith("EUR"):
+        assert SETTINGS.review_confidence <= fields["currency"].confidence < 0.9  # told, not printed
+
+
 @pytest.mark.parametrize(("terms", "due"), [
     ("Payment terms: 30 days net", "2024-04-14"),
     ("Zahlbar innerhalb von 14 Tagen ohne Abzug.", "2024-03-29"),
