@@ -28,7 +28,8 @@ from quire.extraction.layout import (
     text_right,
 )
 from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
-from quire.extraction.normalise import DateMatch, find_dates, find_misread_dates, fold, format_amount
+from quire.extraction.normalise import (DateMatch, find_dates, find_misread_dates, fold, format_amount,
+                                        one_edit_apart)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument
@@ -268,7 +269,7 @@ def _misread_compound_label(lines: Sequence[TextLine]) -> FieldValue | None:
         words = line.text.split()
         for position, word in enumerate(words[:-1]):
             label = _AROUND_A_WORD.sub("", word).lower()
-            if len(label) >= 9 and any(_one_edit_apart(label, known) for known in _COMPOUND_NUMBER_LABELS):
+            if len(label) >= 9 and any(one_edit_apart(label, known) for known in _COMPOUND_NUMBER_LABELS):
                 value = _identifier(" ".join(words[position + 1:]))
                 if value is not None:
                     return FieldValue(value, _FALLBACK * line.confidence)
@@ -689,17 +690,7 @@ def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decima
 
 def _one_edit(first: Decimal, second: Decimal) -> bool:
     """Whether two amounts as printed differ by one character substituted, inserted or dropped."""
-    return _one_edit_apart(format_amount(first), format_amount(second))
-
-
-def _one_edit_apart(a: str, b: str) -> bool:
-    """Whether two strings differ by one character substituted, inserted or dropped."""
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
-    shorter, longer = (a, b) if len(a) < len(b) else (b, a)
-    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
+    return one_edit_apart(format_amount(first), format_amount(second))
 
 
 def _label_match(text: str, role: str) -> re.Match[str] | None:
@@ -1407,23 +1398,13 @@ def _country(text: str) -> str | None:
     folded = fold(text.strip(" .,;:"))
     for country in labels.COUNTRIES:
         name = fold(country)
-        if folded == name or (len(name) >= _FUZZY_COUNTRY_LENGTH and _one_edit_apart(folded, name)):
+        if folded == name or (len(name) >= _FUZZY_COUNTRY_LENGTH and one_edit_apart(name, folded)):
             return country
     return None
 
 
 #: shorter country names ("USA", "Spain") must be read exactly: one letter off, they are other words
 _FUZZY_COUNTRY_LENGTH = 6
-
-
-def _one_edit_apart(a: str, b: str) -> bool:
-    """Whether one substitution, insertion or deletion turns ``a`` into ``b``."""
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))
-    return a[i + (len(a) == len(b)):] == b[i + 1:]
 
 
 #: British postcodes (outward code A9, A99, A9A, AA9, AA99 or AA9A; inward code 9AA) and Irish Eircodes

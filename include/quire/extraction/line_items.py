@@ -16,7 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from quire.extraction.labels import QUANTITY_UNIT, QUANTITY_UNITS, amount_role
 from quire.extraction.layout import BLOCK_GAP_CHARS, NumberToken, TextLine, find_numbers
-from quire.extraction.normalise import format_amount, format_quantity, parse_amount
+from quire.extraction.normalise import format_amount, format_quantity, one_edit_apart, parse_amount
 from quire.model import LineItem, Word
 
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
@@ -948,7 +948,7 @@ def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine)
         if value is None:
             continue
         shown = format_quantity if kind == "quantity" else format_amount
-        if _one_edit_apart(shown(value), shown(numbers[kind].value)):
+        if one_edit_apart(shown(value), shown(numbers[kind].value)):
             repairs.append({**numbers, kind: replace(numbers[kind], value=value, has_fraction=kind != "quantity")})
     # 3 x "196.00" = "3,588.00": the price's "1" lost, or the amount's "3" a rule? Either; so neither
     return repairs[0] if len(repairs) == 1 else numbers
@@ -960,14 +960,6 @@ _PERCENTAGE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s?%")
 def _percentages(text: str) -> list[Decimal]:
     """The rates printed on a line ("20 %", "2,5%")."""
     return [Decimal(match.group(1).replace(",", ".")) for match in _PERCENTAGE.finditer(text)]
-
-
-def _one_edit_apart(made: str, read: str) -> bool:
-    """Whether one character inserted, deleted or replaced turns ``read`` into ``made``."""
-    if len(made) == len(read):
-        return sum(a != b for a, b in zip(made, read, strict=True)) == 1
-    shorter, longer = sorted((made, read), key=len)
-    return len(longer) == len(shorter) + 1 and any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
 
 
 def _to_item(row: _Row) -> LineItem:

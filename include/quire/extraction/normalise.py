@@ -402,3 +402,11 @@ def detect_language(text: str) -> str | None:
 def fold(text: str) -> str:
     """Case- and whitespace-folded text for comparisons (accents kept)."""
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+def one_edit_apart(made: str, read: str) -> bool:
+    """Whether one character inserted, deleted or replaced turns ``read`` into ``made`` (an OCR misreading)."""
+    if len(made) == len(read):
+        return sum(a != b for a, b in zip(made, read, strict=True)) == 1
+    shorter, longer = sorted((made, read), key=len)
+    return len(longer) == len(shorter) + 1 and any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
