@@ -12,7 +12,7 @@ from quire.extraction.layout import document_lines
 from quire.model import Classification, ParsedDocument
 
 #: bump whenever a signal or weight changes, so a stored classification names its rules
-CLASSIFIER_VERSION = "rules-7"
+CLASSIFIER_VERSION = "rules-8"
 
 DOC_TYPES = ("invoice", "receipt", "credit_note", "purchase_order", "letter", "other")
 
@@ -89,13 +89,30 @@ def find_title(head: list[str]) -> str | None:
     the order of ``labels.TITLES`` decides. A type word that labels a field or cites another
     document is no title.
     """
-    for line in head:
-        for doc_type, pattern in labels.TITLES:
-            for match in pattern.finditer(line):
-                if _LABEL_AFTER.match(line[match.end():]) or _REFERENCE_BEFORE.search(line[:match.start()]):
-                    continue
-                return doc_type
+    for printed in head:
+        for line in dict.fromkeys((printed, _joined_capitals(printed))):
+            for doc_type, pattern in labels.TITLES:
+                for match in pattern.finditer(line):
+                    if _LABEL_AFTER.match(line[match.end():]) or _REFERENCE_BEFORE.search(line[:match.start()]):
+                        continue
+                    return doc_type
     return None
+
+
+def _joined_capitals(line: str) -> str:
+    """The line with neighbouring words in capitals joined: a title set in spaced capitals is read by OCR
+    as pieces at its wider gaps ("RE CHNUNG", "PURCH ASE ORDER")."""
+    words = line.split(" ")
+    joined = words[:1]
+    for word in words[1:]:
+        if _CAPITALS.match(word) and _CAPITALS.match(joined[-1]):
+            joined[-1] += word
+        else:
+            joined.append(word)
+    return " ".join(joined)
+
+
+_CAPITALS = re.compile(r"^[A-ZÄÖÜÉÈ]+$")
 
 
 def classify_document(parsed: ParsedDocument) -> Classification:

@@ -80,3 +80,15 @@ def test_a_till_receipt_prints_the_time_of_the_sale_beside_its_date(make_documen
     # a time of day apart from any date is no till's stamp (a letter's meeting, a timesheet's hours)
     assert classify_document(make_document(receipt.replace("Date: 17/04/18 10:15:18", "Date: 17/04/18\n10:15")))\
         .doc_type == "other"
+
+
+@pytest.mark.parametrize(("title", "doc_type"), [
+    ("RE CHNUNG", "invoice"),  # OCR split the title in spaced capitals at a wider gap
+    ("RECHN UNG", "invoice"),
+    ("PURCH ASE ORDER", "purchase_order"),
+    ("CRE DIT NOTE", "credit_note"),
+])
+def test_a_title_in_spaced_capitals_that_ocr_read_in_pieces_is_still_the_title(make_document, title, doc_type):
+    document = (f"{title}                  Müller Druckerei GmbH\nIndustrieallee 240\n6020 Innsbruck\n"
+                "Nr.: 2026/14373\nDatum: 20.07.2026\nBetrag 120,00")
+    assert classify_document(make_document(document)).doc_type == doc_type
