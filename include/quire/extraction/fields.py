@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-71"
+EXTRACTOR_VERSION = "generic-72"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -396,7 +396,10 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
             for text, below in text_below(lines, position, start, end):
                 below_dates = find_dates(text)
                 if below_dates:
-                    claimed.update((lines.index(below), d.start) for d in find_dates(below.text))
+                    # only the date under this label: the row's others belong to the labels beside it, one
+                    # of which OCR may have lost ("Dat um" over the issue date)
+                    claimed.update((lines.index(below), d.start) for d in find_dates(below.text)
+                                   if below.text[d.start:d.end] == text[below_dates[0].start:below_dates[0].end])
                     if kind not in values:
                         values[kind] = _date_value(below_dates[0], context, _LABELLED_BELOW * below.confidence)
                     break

@@ -568,6 +568,18 @@ Onderhoud installatie          1       1.620,48
         assert SETTINGS.review_confidence <= fields["currency"].confidence < 0.9  # told, not printed
 
 
+def test_a_date_under_a_label_ocr_lost_is_still_the_first_unlabelled_date(make_document):
+    document = make_document("""
+Bos & Smit B.V.                                   Factuur
+Wilhelminastraat 141
+Factuurnr.    Dat um              Te betalen voor     Klantnummer
+INV-063387    17 september 2025   1 oktober 2025      C57930
+""")
+    fields = extract_fields(document, INVOICE, templates=(), settings=SETTINGS).fields
+    assert (fields["issue_date"].value, fields["due_date"].value) == ("2025-09-17", "2025-10-01")
+    assert fields["issue_date"].confidence < SETTINGS.review_confidence  # unlabelled: a person confirms
+
+
 @pytest.mark.parametrize(("terms", "due"), [
     ("Payment terms: 30 days net", "2024-04-14"),
     ("Zahlbar innerhalb von 14 Tagen ohne Abzug.", "2024-03-29"),
