@@ -213,8 +213,9 @@ CONTACT = _any(
     r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
     r"\bsteuer-?(?:nummer|nr)\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
-    # a web or e-mail address whose "@" or "www." OCR lost ("billing murphytic.com")
-    r"[a-z]\.(?:com|net|org|info|biz|eu|de|at|ch|nl|be|fr|lu|ie|uk|us|my)\b",
+    # a web or e-mail address whose "@" or "www." OCR lost ("billing murphytic.com"), at the end of its line
+    # (not "Rte.de Genève")
+    r"[a-z]\.(?:com|net|org|info|biz|eu|de|at|ch|nl|be|fr|lu|ie|uk|us|my)\W*$",
 )
 #: country names as an address's last line prints them (English, German, French, Dutch, and the receipts' own):
 #: a closed set, so a country OCR misread by one letter ("lreland", "Osterreich") can be read back

@@ -628,6 +628,10 @@ def test_a_web_address_whose_at_sign_ocr_lost_is_no_address_line(make_document):
             "Austin, TX 78701\n"
             "billing murphytic.com\n")
     assert _vendor(make_document, text) == ("Murphy LLC", "Unit 17, 156 Park Lane, Austin, TX 78701")
+    text = ("Transports Girard SA                            FACTURE\n"
+            "12 Rte.de Genève\n"  # an abbreviation before "de" is no web address
+            "1003 Lausanne\n")
+    assert _vendor(make_document, text) == ("Transports Girard SA", "12 Rte.de Genève, 1003 Lausanne")
 
 
 @pytest.mark.parametrize(("printed", "read"), [
