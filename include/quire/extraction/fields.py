@@ -108,11 +108,8 @@ def _currency_of_vat_number(context: DocumentContext) -> FieldValue:
     currencies = {currency for currency, _ in found}
     if len(currencies) != 1 or None in currencies:
         return _MISSING
-    return FieldValue(currencies.pop(), _INFERRED_CURRENCY * min(confidence for _, confidence in found))
-
-
-#: a currency told by the issuer's VAT number, not printed: as sure as a value labelled below its label
-_INFERRED_CURRENCY = 0.85
+    # told by the VAT number, not printed: as sure as a value labelled below its label
+    return FieldValue(currencies.pop(), _LABELLED_BELOW * min(confidence for _, confidence in found))
 
 
 # -- label geometry --------------------------------------------------------------------------------------
@@ -601,7 +598,9 @@ def _unreadable_part(role: str, chosen: dict[str, FieldValue], candidates: Seque
            for line in context.lines[min(label, other_at) + 1:last_total]):
         return None
     difference = Decimal(total.value) - Decimal(other.value)
-    if not 0 < difference < Decimal(total.value) + (role == "subtotal_amount"):
+    # a tax is less than the total; a subtotal may equal it (a tax of 0.00), never exceed it by a unit
+    ceiling = Decimal(total.value) + (1 if role == "subtotal_amount" else 0)
+    if not 0 < difference < ceiling:
         return None
     return FieldValue(format_amount(difference), _FALLBACK * context.lines[label].confidence)
 
