@@ -53,7 +53,7 @@ def merge_readings(first: OcrResult, second: OcrResult) -> OcrResult:
     if kept == list(base.words):
         return base
     words = tuple(kept)
-    return OcrResult(_text_of(words), words, character_confidence(words), base.rotation)
+    return OcrResult(in_rows(words)[0], words, character_confidence(words), base.rotation)
 
 
 def _ink_groups(base: Sequence[Word], other: Sequence[Word]) -> tuple[list[tuple[list[Word], list[Word]]],
@@ -108,8 +108,11 @@ def _shared_area(a: Word, b: Word) -> float:
     return width * height if width > 0 and height > 0 else 0.0
 
 
-def _text_of(words: Sequence[Word]) -> str:
-    """The words as lines of text: rows by vertical overlap, top to bottom, words left to right."""
+def in_rows(words: Sequence[Word]) -> tuple[str, tuple[Word, ...]]:
+    """The words as lines of text (rows by vertical overlap, top to bottom, words left to right), and the
+    words in that order. A merged reading keeps its words in the base's order (the line items of scanned
+    invoices read better so: bench/accuracy.py, tune scanned rows 84.7 % as merged, 83.9 % in row order),
+    so what pairs words with the text's lines (line_reread.page_lines) must put them in row order first."""
     rows: list[list[Word]] = []
     for word in sorted(words, key=lambda w: ((w.top + w.bottom) / 2, w.x0)):
         row = rows[-1] if rows else None
@@ -118,4 +121,5 @@ def _text_of(words: Sequence[Word]) -> str:
             row.append(word)
         else:
             rows.append([word])
-    return "\n".join(" ".join(w.text for w in sorted(row, key=lambda w: w.x0)) for row in rows)
+    ordered = [sorted(row, key=lambda w: w.x0) for row in rows]
+    return "\n".join(" ".join(w.text for w in row) for row in ordered), tuple(w for row in ordered for w in row)

@@ -140,10 +140,8 @@ class LineRereadEngine:
         first = self.inner.recognize(image, dpi)
         if not first.words:
             return first
-        grey = image if image.mode == "L" else ImageOps.grayscale(image)
-        if first.rotation:
-            grey = grey.transpose(_UPRIGHT_TRANSPOSE[first.rotation])
-        if ink_aspect_ratio(grey) < COLUMN_ASPECT_RATIO and not 0 < print_columns(first) <= RECEIPT_COLUMNS:
+        grey = upright_grey(image, first.rotation)
+        if not is_receipt_page(grey, first):
             return first
         lines = page_lines(first)
         sheet, strips = build_sheet(grey, dpi, lines)
@@ -186,6 +184,18 @@ class LineRereadEngine:
         from quire.engines.ocr_cache import CachedOcrEngine
 
         return CachedOcrEngine(reader, self.cache_dir)
+
+
+def upright_grey(image: Image.Image, rotation: int) -> Image.Image:
+    """``image`` in grey, turned the way a reading turned it to read it upright."""
+    grey = image if image.mode == "L" else ImageOps.grayscale(image)
+    return grey.transpose(_UPRIGHT_TRANSPOSE[rotation]) if rotation else grey
+
+
+def is_receipt_page(grey: Image.Image, reading: OcrResult) -> bool:
+    """Whether the upright page ``reading`` read is a till receipt: its ink one narrow column, or its text no
+    wider than a till roll's (``RECEIPT_COLUMNS``)."""
+    return ink_aspect_ratio(grey) >= COLUMN_ASPECT_RATIO or 0 < print_columns(reading) <= RECEIPT_COLUMNS
 
 
 def print_columns(result: OcrResult) -> float:

@@ -131,7 +131,8 @@ def get_unsure_scan_engines(settings: Settings) -> tuple[OcrEngine, ...]:
 
 
 def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
-    """``first`` behind the OCR cache, with the rereads the settings ask for (Sauvola, languages, lines)."""
+    """``first`` behind the OCR cache, with the rereads the settings ask for (Sauvola, languages, receipt
+    contrast, lines)."""
     from quire.engines.language import LanguageRereadEngine
     from quire.engines.ocr_cache import CachedOcrEngine
     from quire.engines.second_reading import SecondReadingEngine
@@ -145,13 +146,21 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
         sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
         return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
 
-    english = reading(first)
-    rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
-    page: OcrEngine = english
-    if rereads:
-        page = LanguageRereadEngine(CachedOcrEngine(first, cache_dir), {
-            language: reading(first.with_languages(f"{language}+{first.languages}")) for language in rereads},
+    def in_its_language(engine: TesseractEngine) -> OcrEngine:
+        english = reading(engine)
+        rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+        if not rereads:
+            return english
+        return LanguageRereadEngine(CachedOcrEngine(engine, cache_dir), {
+            language: reading(engine.with_languages(f"{language}+{engine.languages}")) for language in rereads},
             otherwise=english if isinstance(english, SecondReadingEngine) else None)
+
+    page = in_its_language(first)
+    if settings.ocr_receipt_contrast_reread:
+        from quire.engines.contrast_reread import ContrastRereadEngine
+
+        stretched = first.with_preprocessing(dataclasses.replace(first.preprocessing, autocontrast=True))
+        page = ContrastRereadEngine(page, in_its_language(stretched))
     if not settings.ocr_line_reread:
         return page
     from quire.engines.line_reread import LineRereadEngine

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quire.engines.fusion import merge_readings
+from quire.engines.fusion import in_rows, merge_readings
 from quire.engines.ocr import OcrResult, character_confidence
 from quire.model import Word
 
@@ -43,6 +43,9 @@ def test_the_other_readings_lone_words_are_added_only_where_read_surely_and_clea
     merged = merge_readings(base, other)
     assert _texts(merged) == ["Invoice", "Total", "Consulting", "Hours", "Shipping", "7.50"]
     assert merged.text == "Invoice\nTotal\nShipping 7.50\nConsulting Hours"
+    text, words = in_rows(merged.words)
+    assert text == merged.text and [w.text for w in words] == ["Invoice", "Total", "Shipping", "7.50", "Consulting",
+                                                                "Hours"]
 
 
 def test_a_slightly_more_confident_or_narrower_word_does_not_replace_the_base() -> None:

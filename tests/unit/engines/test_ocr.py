@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from quire.engines.contrast_reread import ContrastRereadEngine
 from quire.engines.ocr import (
     OcrEngine,
     OcrResult,
@@ -110,6 +111,21 @@ def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
     assert engine.otherwise.first.inner.settings_key == engine.first.inner.settings_key
     german = engine.by_language["deu"]
     assert isinstance(german, SecondReadingEngine) and german.second.inner.languages == "deu+eng"
+
+
+def test_factory_reads_receipts_again_stretched_in_their_language_when_asked(engine_settings) -> None:
+    assert not isinstance(get_ocr_engine(engine_settings).inner, ContrastRereadEngine)
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": True,
+                                                                  "ocr_line_reread": False}))
+    assert isinstance(engine, ContrastRereadEngine)
+    assert isinstance(engine.inner, LanguageRereadEngine) and isinstance(engine.stretched, LanguageRereadEngine)
+    assert not engine.inner.first.inner.preprocessing.autocontrast
+    stretched = engine.stretched.first.inner
+    assert stretched.preprocessing.autocontrast and stretched.settings_key != engine.inner.first.inner.settings_key
+    assert engine.stretched.by_language["deu"].inner.preprocessing.autocontrast
+    assert engine.settings_key == f"{engine.inner.settings_key};receipt_contrast=[{engine.stretched.settings_key}]"
+    with_lines = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": True}))
+    assert isinstance(with_lines, LineRereadEngine) and isinstance(with_lines.inner, ContrastRereadEngine)
 
 
 def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_settings) -> None:
