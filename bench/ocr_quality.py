@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageOps
-from quire.engines.contrast_reread import ContrastRereadEngine
+from quire.engines.contrast_reread import ContrastRereadEngine, IncompleteReceiptEngine
 from quire.engines.inspect import image_dpi
 from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr import (
@@ -78,27 +78,35 @@ class Variant:
     tessdata_dir: Path | None = None  # None: tesseract's installed models
     column_psm: int | None = None  # the mode for pages of one narrow column (TesseractEngine.column_psm); off
     line_reread: bool = False  # receipt lines read again, enlarged, on one sheet (quire.engines.line_reread)
-    contrast_reread: bool = False  # receipts read again stretched, merged (quire.engines.contrast_reread)
+    #: receipts read again stretched and merged (quire.engines.contrast_reread): "off", "incomplete" (where the
+    #: reading shows no date or no total) or "always"
+    contrast_reread: str = "off"
 
     def engine(self, cache_dir: Path) -> OcrEngine:
         page = TesseractEngine("eng", self.preprocessing, psm=self.psm, config=self.config,
                                tessdata_dir=self.tessdata_dir, column_psm=self.column_psm)
-        reading: OcrEngine = CachedOcrEngine(page, cache_dir)
-        if self.contrast_reread:
-            stretched = page.with_preprocessing(dataclasses.replace(self.preprocessing, autocontrast=True))
-            reading = ContrastRereadEngine(reading, CachedOcrEngine(stretched, cache_dir))
-        if not self.line_reread:
-            return reading
-        return LineRereadEngine(reading, page, cache_dir)
+
+        def with_lines(engine: OcrEngine) -> OcrEngine:
+            return LineRereadEngine(engine, page, cache_dir) if self.line_reread else engine
+
+        reading = CachedOcrEngine(page, cache_dir)
+        if self.contrast_reread == "off":
+            return with_lines(reading)
+        stretched = page.with_preprocessing(dataclasses.replace(self.preprocessing, autocontrast=True))
+        merged = with_lines(ContrastRereadEngine(reading, CachedOcrEngine(stretched, cache_dir)))
+        return merged if self.contrast_reread == "always" else IncompleteReceiptEngine(with_lines(reading), merged)
 
 
 VARIANTS: dict[str, Variant] = {
     # what Quire runs (the page reading of English pages, then the line re-read of receipts)
     "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
-                       line_reread=True),
-    # Settings.ocr_receipt_contrast_reread: receipts read again stretched, merged, then the line re-read
+                       line_reread=True, contrast_reread="incomplete"),
+    # QUIRE_OCR_RECEIPT_CONTRAST_REREAD=always: every receipt read again stretched, merged, then the line re-read
     "contrast-reread": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
-                               column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True, contrast_reread=True),
+                               column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True, contrast_reread="always"),
+    # ... and never
+    "no-contrast-reread": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
+                                  column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True),
     "page-only": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
                          column_psm=DEFAULT_COLUMN_SEGMENTATION),  # the default before the line re-read
     "psm3": Variant(Preprocessing(), psm=AUTO_SEGMENTATION, config=None),  # the default before the column mode

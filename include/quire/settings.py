@@ -41,10 +41,11 @@ class Settings(BaseSettings):
     #: a page read below this mean confidence is read again with Sauvola thresholding, and the more
     #: confident reading kept (quire.engines.second_reading); 0 reads every page once
     ocr_second_reading_below: float = 0.0
-    #: receipt-shaped pages are read again with their grey levels stretched, and the two readings merged
-    #: word by word (quire.engines.contrast_reread): fewer misread characters, but not better fields on the
-    #: SROIE receipts, so off
-    ocr_receipt_contrast_reread: bool = False
+    #: a receipt-shaped page is read again with its grey levels stretched and the two readings merged word by
+    #: word (quire.engines.contrast_reread): "incomplete" where its reading shows no date or no total, and
+    #: the merged reading kept where it shows more of them; "always" (fewer misread characters, fewer right
+    #: fields on the SROIE receipts); "off"
+    ocr_receipt_contrast_reread: Literal["off", "incomplete", "always"] = "incomplete"
     #: the lines of receipt-shaped pages are read again, enlarged, on one sheet, and each line's more
     #: confident reading with the same digits kept (quire.engines.line_reread); False reads each page once
     ocr_line_reread: bool = True

@@ -155,17 +155,23 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
             language: reading(engine.with_languages(f"{language}+{engine.languages}")) for language in rereads},
             otherwise=english if isinstance(english, SecondReadingEngine) else None)
 
+    def with_lines(engine: OcrEngine) -> OcrEngine:
+        if not settings.ocr_line_reread:
+            return engine
+        from quire.engines.line_reread import LineRereadEngine
+
+        return LineRereadEngine(engine, first, cache_dir)
+
     page = in_its_language(first)
-    if settings.ocr_receipt_contrast_reread:
-        from quire.engines.contrast_reread import ContrastRereadEngine
+    if settings.ocr_receipt_contrast_reread == "off":
+        return with_lines(page)
+    from quire.engines.contrast_reread import ContrastRereadEngine, IncompleteReceiptEngine
 
-        stretched = first.with_preprocessing(dataclasses.replace(first.preprocessing, autocontrast=True))
-        page = ContrastRereadEngine(page, in_its_language(stretched))
-    if not settings.ocr_line_reread:
-        return page
-    from quire.engines.line_reread import LineRereadEngine
-
-    return LineRereadEngine(page, first, cache_dir)
+    stretched = first.with_preprocessing(dataclasses.replace(first.preprocessing, autocontrast=True))
+    merged = with_lines(ContrastRereadEngine(page, in_its_language(stretched)))
+    if settings.ocr_receipt_contrast_reread == "always":
+        return merged
+    return IncompleteReceiptEngine(with_lines(page), merged)
 
 
 class TesseractEngine:

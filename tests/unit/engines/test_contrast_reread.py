@@ -1,10 +1,12 @@
-"""Receipt pages are read again with their contrast stretched and the two readings merged; other pages are not."""
+"""Receipt pages are read again with their contrast stretched and the two readings merged (always, or where the
+reading shows no date or no total); other pages are not."""
 
 from __future__ import annotations
 
+import pytest
 from PIL import Image, ImageDraw
 
-from quire.engines.contrast_reread import ContrastRereadEngine
+from quire.engines.contrast_reread import ContrastRereadEngine, IncompleteReceiptEngine, receipt_evidence
 from quire.engines.ocr import OcrResult
 from quire.model import Word
 
@@ -81,3 +83,51 @@ def test_the_merged_words_follow_the_merged_text_line_by_line() -> None:
     result = ContrastRereadEngine(_Fixed(page, "page"), _Fixed(stretched, "stretched")).recognize(_page(100, 400), DPI)
     assert result.text.split("\n")[0] == "RECEIPT"
     assert [w.text for w in result.words[:2]] == ["RECEIPT", "ABCD"]
+
+
+def _text(*lines: str) -> OcrResult:
+    """A receipt column read as ``lines`` (each word 5 points a character, lines 10 points apart)."""
+    words = []
+    for number, line in enumerate(lines):
+        x = 0.0
+        for text in line.split():
+            words.append(Word(text, x, 10 * number, x + 5 * len(text), 10 * number + 8, 0.9))
+            x += 5 * len(text) + 5
+    return OcrResult("\n".join(lines), tuple(words), 0.9)
+
+
+@pytest.mark.parametrize(("lines", "evidence"), [
+    (("CHEF LEE SDN BHD", "Date: 13/02/2016", "TOTAL 96.20"), 2),
+    (("Date 29-01-18 20:38", "Total (RM)", "7,838.80"), 2),  # the amount under its label
+    (("Date 29-01-18", "Total (RM)", "Thank you", "7,838.80"), 1),  # no amount on or under the label
+    (("Total 96.20",), 1),
+    (("CHEF LEE SDN BHD", "Date: 13/O2/2O16", "T Al 96.20"), 0),
+])
+def test_receipt_evidence_counts_a_date_and_a_total_with_its_amount(lines: tuple[str, ...], evidence: int) -> None:
+    assert receipt_evidence(_text(*lines)) == evidence
+
+
+_COMPLETE = _text("CHEF LEE SDN BHD", "Date: 13/02/2016", "TOTAL 96.20")
+_NO_TOTAL = _text("CHEF LEE SDN BHD", "Date: 13/02/2016", "T Al 96.20")
+_NOTHING = _text("CHEF LEE SDN BHD", "Date: 13/O2/2O16", "T Al 96.20")
+
+
+@pytest.mark.parametrize(("first", "fallback", "kept", "asked"), [
+    (_COMPLETE, _NOTHING, _COMPLETE, 0),  # a date and a total: nothing more is read
+    (_NO_TOTAL, _COMPLETE, _COMPLETE, 1),  # the fallback shows more
+    (_NO_TOTAL, _text("CHEF LEE SDN BHD", "Date: 13/02/2016", "T Al 96.20"), _NO_TOTAL, 1),  # ... or it does
+    # not: the first reading stays
+    (_NO_TOTAL, _NOTHING, _NO_TOTAL, 1),
+])
+def test_an_incomplete_receipt_takes_the_fallback_only_where_it_shows_more(
+        first: OcrResult, fallback: OcrResult, kept: OcrResult, asked: int) -> None:
+    again = _Fixed(fallback, "fallback")
+    result = IncompleteReceiptEngine(_Fixed(first, "page"), again).recognize(_page(100, 400), DPI)
+    assert result is kept and again.calls == asked
+
+
+def test_a_full_width_page_without_a_total_is_not_read_again() -> None:
+    letter = _lines("Regards", 0.9, characters=95)
+    again = _Fixed(_COMPLETE, "fallback")
+    assert IncompleteReceiptEngine(_Fixed(letter, "page"), again).recognize(_page(400, 200), DPI) is letter
+    assert again.calls == 0

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from quire.engines.contrast_reread import ContrastRereadEngine
+from quire.engines.contrast_reread import ContrastRereadEngine, IncompleteReceiptEngine
 from quire.engines.ocr import (
     OcrEngine,
     OcrResult,
@@ -85,7 +85,8 @@ def test_ocr_result_round_trips_through_json() -> None:
 
 
 def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "", "ocr_line_reread": False}))
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "", "ocr_line_reread": False,
+                                                                  "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, CachedOcrEngine)
     assert isinstance(engine.inner, TesseractEngine)
     assert engine.cache_dir == engine_settings.cache_root / "ocr"
@@ -94,7 +95,8 @@ def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
 
 def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings) -> None:
     engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+fra",
-                                                                  "ocr_line_reread": False}))
+                                                                  "ocr_line_reread": False,
+                                                                  "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine, OcrEngine)
     assert engine.first.inner.languages == "eng"
     assert {k: e.inner.languages for k, e in engine.by_language.items()} == {"deu": "deu+eng", "fra": "fra+eng"}
@@ -105,7 +107,8 @@ def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings
 
 def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
     engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_second_reading_below": 0.75,
-                                                                  "ocr_line_reread": False}))
+                                                                  "ocr_line_reread": False,
+                                                                  "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine.otherwise, SecondReadingEngine)
     assert engine.otherwise.second.inner.preprocessing.thresholding == "sauvola"
     assert engine.otherwise.first.inner.settings_key == engine.first.inner.settings_key
@@ -113,9 +116,8 @@ def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
     assert isinstance(german, SecondReadingEngine) and german.second.inner.languages == "deu+eng"
 
 
-def test_factory_reads_receipts_again_stretched_in_their_language_when_asked(engine_settings) -> None:
-    assert not isinstance(get_ocr_engine(engine_settings).inner, ContrastRereadEngine)
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": True,
+def test_factory_merges_a_stretched_reading_of_receipts_in_their_language(engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "always",
                                                                   "ocr_line_reread": False}))
     assert isinstance(engine, ContrastRereadEngine)
     assert isinstance(engine.inner, LanguageRereadEngine) and isinstance(engine.stretched, LanguageRereadEngine)
@@ -124,21 +126,32 @@ def test_factory_reads_receipts_again_stretched_in_their_language_when_asked(eng
     assert stretched.preprocessing.autocontrast and stretched.settings_key != engine.inner.first.inner.settings_key
     assert engine.stretched.by_language["deu"].inner.preprocessing.autocontrast
     assert engine.settings_key == f"{engine.inner.settings_key};receipt_contrast=[{engine.stretched.settings_key}]"
-    with_lines = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": True}))
+    with_lines = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "always"}))
     assert isinstance(with_lines, LineRereadEngine) and isinstance(with_lines.inner, ContrastRereadEngine)
 
 
 def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings)
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LineRereadEngine) and isinstance(engine.inner, LanguageRereadEngine)
     assert engine.settings_key.startswith(engine.inner.settings_key + ";line_reread=")
     assert engine.reader.languages == "eng" and engine.cache_dir == engine_settings.cache_root / "ocr"
 
 
+def test_by_default_an_incomplete_receipt_falls_back_to_the_merged_reading_each_line_read_again(
+        engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings)
+    assert isinstance(engine, IncompleteReceiptEngine)
+    assert isinstance(engine.first, LineRereadEngine) and isinstance(engine.first.inner, LanguageRereadEngine)
+    assert isinstance(engine.fallback, LineRereadEngine) and isinstance(engine.fallback.inner, ContrastRereadEngine)
+    assert engine.fallback.inner.inner.settings_key == engine.first.inner.settings_key
+    assert engine.fallback.inner.stretched.first.inner.preprocessing.autocontrast
+
+
 def test_unsure_scans_are_read_as_one_block_and_levelled_without_rules(engine_settings) -> None:
-    block, levelled = get_unsure_scan_engines(engine_settings)
+    settings = engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off"})
+    block, levelled = get_unsure_scan_engines(settings)
     assert isinstance(block, LineRereadEngine) and isinstance(levelled, LineRereadEngine)
-    first = get_ocr_engine(engine_settings).reader
+    first = get_ocr_engine(settings).reader
     assert (block.reader.psm, block.reader.preprocessing) == (6, first.preprocessing)
     assert (levelled.reader.psm, levelled.reader.languages) == (first.psm, first.languages)
     assert levelled.reader.preprocessing == Preprocessing(deskew=True, remove_grid=True, thresholding="sauvola")
