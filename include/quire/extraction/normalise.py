@@ -350,14 +350,18 @@ _CURRENCY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("USD", re.compile(r"(?<![A-Z])US\$|\bdollars?\b", re.IGNORECASE)),
     ("JPY", re.compile(r"¥")),
 )
-_DOLLAR = re.compile(r"\$")
+#: a "$" that prices something: before or after an amount with its cents ("$45.00", "$ 1,234.50", "$-45.00",
+#: "12,50 $"), or a column's unit ("Amount ($)"). One glued to a bare number ("$0", "$617", "Debiteur: $4275") is OCR's
+#: reading of an "S", a "5" or a stain far more often than a price in whole dollars
+_DOLLAR = re.compile(r"\$[^\S\n]*[-\u2212]?\d[\d,.' ]*?[.,]\d\d(?!\d)|\d[.,]\d\d[^\S\n]*\$|\([^\S\n]*\$[^\S\n]*\)")
 
 
 def detect_currency(text: str) -> str | None:
     """The ISO 4217 code a document's amounts are in, from codes, symbols and words.
 
     "RM" is the Malaysian ringgit. A bare "$" counts for USD only when nothing more
-    specific is printed, because receipts in ringgit also print "$" now and then.
+    specific is printed, because receipts in ringgit also print "$" now and then, and only
+    where it prices something (``_DOLLAR``).
     """
     counts: dict[str, int] = {}
     for code, pattern in _CURRENCY_PATTERNS:

@@ -121,6 +121,12 @@ def test_infer_date_order(text, language, currency, expected):
     ("Total $45.00", "USD"),
     ("Total US$ 45.00", "USD"),
     ("Total RM 7.00 ... $7.00", "MYR"),  # a stray dollar sign on a ringgit receipt
+    ("Total $ 1,234.50", "USD"),
+    ("Total 12,50 $", "USD"),
+    ("Credit total $-1,234.50", "USD"),  # the sign after the symbol
+    ("Amount ($)  45.00", "USD"),
+    ("Debiteur: $4275  Totaal 16.853,06", None),  # an S or a 5 read as "$", glued to a bare number
+    ("Fahrtkosten 1,00 76,37\n$0 Druck Flyer 1,00 50,00", None),  # nor is an amount on the line above its price
     ("Betrag 45,00 CHF", "CHF"),
     ("no money here", None),
 ])
