@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from quire.engines.contrast_reread import IncompleteReceiptEngine
 from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr import TesseractEngine, get_ocr_engine
@@ -65,10 +66,12 @@ def test_garbage_text_layer_is_replaced_by_ocr(corpus_dir, ocr_settings) -> None
 def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None:
     receipt = corpus_dir / "sroie" / "img" / "000.jpg"
     engine = get_ocr_engine(ocr_settings)
-    # receipt pages get their lines read again (LineRereadEngine) over the cached page reading
-    assert isinstance(engine, LineRereadEngine)
-    page_engine = engine.inner
+    # receipt pages get their lines read again (LineRereadEngine) over the cached page reading; a receipt whose
+    # reading lacks a date or a total would be read again stretched (IncompleteReceiptEngine.fallback)
+    assert isinstance(engine, IncompleteReceiptEngine) and isinstance(engine.first, LineRereadEngine)
+    page_engine = engine.first.inner
     assert isinstance(page_engine, LanguageRereadEngine) and isinstance(page_engine.first, CachedOcrEngine)
+    stretched = engine.fallback.inner.stretched.first
     with open_document(receipt, ocr_settings, ocr=engine) as reader:
         first = reader.read_page(1)
     assert first.method is TextMethod.OCR and first.confidence > 0.6
@@ -78,6 +81,8 @@ def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None
     # an English receipt is read once, by the first engine; the second time from its cache
     assert second == first and (page_engine.first.hits, page_engine.first.misses) == (1, 1)
     assert all(reread.misses == 0 for reread in page_engine.by_language.values())
+    # it prints its date and its total: never read stretched
+    assert (stretched.hits, stretched.misses) == (0, 0)
 
 
 def test_a_scan_read_unsurely_is_read_further_and_its_table_recovered(tmp_path) -> None:
