@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-74"
+EXTRACTOR_VERSION = "generic-75"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -93,18 +93,23 @@ def extract_generic_fields(context: DocumentContext, doc_type: str | None = None
         "issue_date": dates.get("issue_date", _MISSING),
         "due_date": dates.get("due_date", _MISSING),
         "currency": FieldValue(context.currency, 0.9) if context.currency
-        else _currency_of_vat_number(context) if "total_amount" in amounts else _MISSING,
+        else _unprinted_currency(context, vendor_address) if "total_amount" in amounts else _MISSING,
         **amounts,
     }
     return {name: found.get(name, _MISSING) for name in FIELD_NAMES}
 
 
-def _currency_of_vat_number(context: DocumentContext) -> FieldValue:
-    """Where nothing printed names the currency of a document's total (OCR lost the "€" of every amount),
-    the currency of the country the issuer's VAT number names ("BTW-nummer BE0641537476": EUR), less sure
-    than a printed one. Only when every VAT number on the page names the same currency."""
+def _unprinted_currency(context: DocumentContext, vendor_address: FieldValue) -> FieldValue:
+    """Where nothing printed names the currency of a document's total (OCR lost the "€" or "$" of every
+    amount), the currency of the issuer's country, less sure than a printed one: the country its VAT number
+    names ("BTW-nummer BE0641537476": EUR), only when every VAT number on the page names the same currency;
+    where the page prints no VAT number, dollars for an issuer in the United States ("Austin, TX 78701")."""
     found = {(labels.VAT_COUNTRY_CURRENCIES.get(match.group(1)), line.confidence)
              for line in context.lines for match in labels.VAT_NUMBER.finditer(line.text)}
+    if not found:
+        if vendor_address.value and labels.US_STATE_ZIP.search(vendor_address.value):
+            return FieldValue("USD", _LABELLED_BELOW * vendor_address.confidence)
+        return _MISSING
     currencies = {currency for currency, _ in found}
     if len(currencies) != 1 or None in currencies:
         return _MISSING

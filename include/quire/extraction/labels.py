@@ -241,6 +241,11 @@ VAT_COUNTRY_CURRENCIES = {
                      "LV", "LT", "MT", "CY", "HR"), "EUR"),
     "CHE": "CHF", "GB": "GBP",
 }
+#: the end of an address in the United States: a state's postal code and a ZIP code ("Austin, TX 78701"),
+#: perhaps the country's name after them
+US_STATE_ZIP = re.compile(
+    r"\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT"
+    r"|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?(?:,?\s*(?:USA|U\.S\.A\.|United States(?: of America)?))?$")
 #: the units printed right after a quantity ("2 pcs", "3,5 h", "10 Stk."), as one alternation to build on
 QUANTITY_UNITS = (
     r"(?:pcs?\.?|pieces?|ea\.?|each|units?|h|hrs?\.?|hours?|days?|kg|g|t|m|m2|m²|m³|km|l|ltr|lot|box(?:es)?|"

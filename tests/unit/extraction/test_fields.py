@@ -568,6 +568,29 @@ Onderhoud installatie          1       1.620,48
         assert SETTINGS.review_confidence <= fields["currency"].confidence < 0.9  # told, not printed
 
 
+@pytest.mark.parametrize(("address", "vat_line", "total_row", "currency"), [
+    ("224 Mill Street\nAustin, TX 78701", "", "Total    1,620.48", "USD"),  # no "$" read
+    ("224 Mill Street\nAustin, TX 78701\nUSA", "", "Total    1,620.48", "USD"),
+    ("14 Harbour Road\nBristol BS1 5TR", "", "Total    1,620.48", None),  # not in the United States
+    ("224 Mill Street\nAustin, TX 78701", "VAT Reg. No. GB123456789", "Total    1,620.48", "GBP"),  # VAT decides
+    ("224 Mill Street\nAustin, TX 78701", "", "", None),  # no total: no currency to tell
+])
+def test_without_a_printed_currency_or_vat_number_an_issuer_in_the_united_states_bills_dollars(
+        make_document, address, vat_line, total_row, currency):
+    document = make_document(f"""
+Hughes Engineering Inc.                    INVOICE
+{address}
+Invoice No: 2024-118
+Consulting                      1       1,620.48
+{total_row}
+{vat_line}
+""")
+    fields = extract_fields(document, INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["currency"].value == currency
+    if currency == "USD":
+        assert fields["currency"].confidence < SETTINGS.review_confidence  # told by the address: a person confirms
+
+
 def test_a_date_under_a_label_ocr_lost_is_still_the_first_unlabelled_date(make_document):
     document = make_document("""
 Bos & Smit B.V.                                   Factuur
