@@ -11,7 +11,9 @@ more confident side, and the line re-read then reads the merged lines.
 Merged everywhere (``Settings.ocr_receipt_contrast_reread = "always"``) it lowers the character
 error rate but not the fields. bench/ocr_quality.py, region CER on the 36 SROIE receipts: 6.86 ->
 6.26 % (tune half 6.75 -> 5.76, check half 6.96 -> 6.73); merged instead with a reading upscaled to
-36 px lines the tune half gave 6.26 %, flattened 6.49, sharpened 6.57, Sauvola-thresholded 8.36.
+36 px lines the tune half gave 6.26 %, flattened 6.49, sharpened 6.57, Sauvola-thresholded 8.36 (these
+four before the merged words were put in row order for the line re-read, when the stretched reading
+gave 5.71).
 Yet bench/accuracy.py: SROIE tune half issue_date 100 -> 94.4 %, vendor_name 88.9 -> 83.3 (total
 94.4 unchanged); check half issue_date 83.3 -> 77.8, vendor_name 66.7 -> 61.1 (total 83.3
 unchanged); receipts-degraded issue_date 80.6 -> 81.9, total 69.4 -> 70.8, vendor_name 72.2 ->
