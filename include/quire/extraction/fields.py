@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-75"
+EXTRACTOR_VERSION = "generic-76"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -103,18 +103,31 @@ def _unprinted_currency(context: DocumentContext, vendor_address: FieldValue) ->
     """Where nothing printed names the currency of a document's total (OCR lost the "€" or "$" of every
     amount), the currency of the issuer's country, less sure than a printed one: the country its VAT number
     names ("BTW-nummer BE0641537476": EUR), only when every VAT number on the page names the same currency;
-    where the page prints no VAT number, dollars for an issuer in the United States ("Austin, TX 78701")."""
+    where the page prints no VAT number, the country the issuer's address ends in (see :func:`_address_currency`)."""
     found = {(labels.VAT_COUNTRY_CURRENCIES.get(match.group(1)), line.confidence)
              for line in context.lines for match in labels.VAT_NUMBER.finditer(line.text)}
     if not found:
-        if vendor_address.value and labels.US_STATE_ZIP.search(vendor_address.value):
-            return FieldValue("USD", _LABELLED_BELOW * vendor_address.confidence)
-        return _MISSING
+        currency = _address_currency(vendor_address.value) if vendor_address.value else None
+        return FieldValue(currency, _LABELLED_BELOW * vendor_address.confidence) if currency else _MISSING
     currencies = {currency for currency, _ in found}
     if len(currencies) != 1 or None in currencies:
         return _MISSING
     # told by the VAT number, not printed: as sure as a value labelled below its label
     return FieldValue(currencies.pop(), _LABELLED_BELOW * min(confidence for _, confidence in found))
+
+
+def _address_currency(address: str) -> str | None:
+    """The currency of the country an address ends in: its country's name ("..., Hamburg, Deutschland"), a
+    US state and ZIP code ("Austin, TX 78701"), an Eircode ("Galway H91 E2K3") or a British postcode
+    ("Bristol BS1 5TR"); None for a postcode of digits alone, which many countries share."""
+    country = _country(address.rsplit(",", 1)[-1])
+    if country is not None:
+        return labels.COUNTRY_CURRENCIES.get(country)
+    if labels.US_STATE_ZIP.search(address):
+        return "USD"
+    if labels.EIRCODE_END.search(address):
+        return "EUR"
+    return "GBP" if labels.UK_POSTCODE_END.search(address) else None
 
 
 # -- label geometry --------------------------------------------------------------------------------------

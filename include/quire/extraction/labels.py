@@ -230,6 +230,27 @@ COUNTRIES = (
     "Danemark", "Denemarken", "Sverige", "Schweden", "Sweden", "Suède", "Zweden", "Polska", "Polen", "Poland",
     "Pologne", "Malaysia", "Singapore", "Australia", "Australien", "Australie",
 )
+#: the currency of each country of COUNTRIES
+COUNTRY_CURRENCIES = {
+    **dict.fromkeys(("Ireland", "Irland", "Irlande", "Ierland", "Deutschland", "Germany", "Allemagne", "Duitsland",
+                     "Österreich", "Austria", "Autriche", "Oostenrijk", "Belgique", "België", "Belgien", "Belgium",
+                     "Nederland", "Niederlande", "Netherlands", "Pays-Bas", "France", "Frankreich", "Frankrijk",
+                     "Luxembourg", "Luxemburg", "Italia", "Italien", "Italy", "Italie", "España", "Spanien", "Spain",
+                     "Espagne", "Spanje", "Portugal"), "EUR"),
+    **dict.fromkeys(("United Kingdom", "Vereinigtes Königreich", "Royaume-Uni", "Verenigd Koninkrijk", "England",
+                     "Scotland", "Wales"), "GBP"),
+    **dict.fromkeys(("USA", "U.S.A.", "United States", "Vereinigte Staaten", "États-Unis", "Verenigde Staten"), "USD"),
+    **dict.fromkeys(("Schweiz", "Suisse", "Switzerland", "Svizzera", "Zwitserland"), "CHF"),
+    **dict.fromkeys(("Canada", "Kanada"), "CAD"),
+    **dict.fromkeys(("Danmark", "Dänemark", "Denmark", "Danemark", "Denemarken"), "DKK"),
+    **dict.fromkeys(("Sverige", "Schweden", "Sweden", "Suède", "Zweden"), "SEK"),
+    **dict.fromkeys(("Polska", "Polen", "Poland", "Pologne"), "PLN"),
+    "Malaysia": "MYR", "Singapore": "SGD", **dict.fromkeys(("Australia", "Australien", "Australie"), "AUD"),
+}
+#: the end of an Irish address: an Eircode (routing key, then four letters or digits: "Galway H91 E2K3")
+EIRCODE_END = re.compile(r"\b[A-Z]\d[\dW]\s?[A-Z\d]{4}$")
+#: the end of a British address: a postcode ("Bristol BS1 5TR", "London EC1A 1BB")
+UK_POSTCODE_END = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}$")
 #: a VAT (or tax) registration number and the country its prefix names ("BTW-nummer BE0641537476",
 #: "N° TVA FR448 32359065", "USt-IdNr. DE342094571", "UID CHE-123.456.789")
 VAT_NUMBER = re.compile(
