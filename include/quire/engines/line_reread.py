@@ -358,8 +358,10 @@ def confirmed_reading(first: list[Word], second: list[Word], third: list[Word]) 
     return _in_place(first, second)
 
 
-#: an amount of money ("9.00", "7,838.80", "68. 87" as OCR spaces it) or a time of day ("8:13:39")
-_AMOUNT_OR_TIME = re.compile(r"\d[.,] ?\d\d(?!\d)|(?<!\d)\d{1,2}:\d\d")
+#: an amount of money as a receipt prints it ("9.00", "7,838.80", "68. 87" as OCR spaces it)
+AMOUNT = re.compile(r"\d[.,] ?\d\d(?!\d)")
+#: an amount or a time of day ("8:13:39")
+_AMOUNT_OR_TIME = re.compile(rf"{AMOUNT.pattern}|(?<!\d)\d{{1,2}}:\d\d")
 
 
 def _amounts_or_dates(words: list[Word]) -> bool:
