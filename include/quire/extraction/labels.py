@@ -217,20 +217,9 @@ CONTACT = _any(
     # (not "Rte.de Genève")
     r"[a-z]\.(?:com|net|org|info|biz|eu|de|at|ch|nl|be|fr|lu|ie|uk|us|my)\W*$",
 )
-#: country names as an address's last line prints them (English, German, French, Dutch, and the receipts' own):
-#: a closed set, so a country OCR misread by one letter ("lreland", "Osterreich") can be read back
-COUNTRIES = (
-    "Ireland", "Irland", "Irlande", "Ierland", "United Kingdom", "Vereinigtes Königreich", "Royaume-Uni",
-    "Verenigd Koninkrijk", "England", "Scotland", "Wales", "USA", "U.S.A.", "United States", "Vereinigte Staaten",
-    "États-Unis", "Verenigde Staten", "Canada", "Kanada", "Deutschland", "Germany", "Allemagne", "Duitsland",
-    "Österreich", "Austria", "Autriche", "Oostenrijk", "Schweiz", "Suisse", "Switzerland", "Svizzera",
-    "Zwitserland", "Belgique", "België", "Belgien", "Belgium", "Nederland", "Niederlande", "Netherlands",
-    "Pays-Bas", "France", "Frankreich", "Frankrijk", "Luxembourg", "Luxemburg", "Italia", "Italien", "Italy",
-    "Italie", "España", "Spanien", "Spain", "Espagne", "Spanje", "Portugal", "Danmark", "Dänemark", "Denmark",
-    "Danemark", "Denemarken", "Sverige", "Schweden", "Sweden", "Suède", "Zweden", "Polska", "Polen", "Poland",
-    "Pologne", "Malaysia", "Singapore", "Australia", "Australien", "Australie",
-)
-#: the currency of each country of COUNTRIES
+#: country names as an address's last line prints them (English, German, French, Dutch, and the receipts' own),
+#: each with its country's currency: a closed set, so a country OCR misread by one letter ("lreland",
+#: "Osterreich") can be read back
 COUNTRY_CURRENCIES = {
     **dict.fromkeys(("Ireland", "Irland", "Irlande", "Ierland", "Deutschland", "Germany", "Allemagne", "Duitsland",
                      "Österreich", "Austria", "Autriche", "Oostenrijk", "Belgique", "België", "Belgien", "Belgium",
@@ -247,6 +236,7 @@ COUNTRY_CURRENCIES = {
     **dict.fromkeys(("Polska", "Polen", "Poland", "Pologne"), "PLN"),
     "Malaysia": "MYR", "Singapore": "SGD", **dict.fromkeys(("Australia", "Australien", "Australie"), "AUD"),
 }
+COUNTRIES = tuple(COUNTRY_CURRENCIES)
 #: the end of an Irish address: an Eircode (routing key, then four letters or digits: "Galway H91 E2K3")
 EIRCODE_END = re.compile(r"\b[A-Z]\d[\dW]\s?[A-Z\d]{4}$")
 #: the end of a British address: a postcode ("Bristol BS1 5TR", "London EC1A 1BB")
