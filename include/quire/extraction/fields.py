@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-76"
+EXTRACTOR_VERSION = "generic-77"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1271,30 +1271,49 @@ def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
 
 def _widen_name(segments: list[TextLine], position: int) -> TextLine:
     """The name segment joined with close neighbours on its row that belong to it: OCR spaces the
-    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments."""
+    words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments. A legal
+    form standing alone takes every piece of its name leftwards on the row, a country mark included
+    ("MR." "D.I.Y." "(M)" "SDN BHD")."""
     name = segments[position]
     words = list(name.words)
-    # a legal form standing alone has its name somewhere left of it on the row
-    alone = labels.LEGAL_FORM.fullmatch(name.text.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(name.text)
+    # a legal form standing alone ("SON BHD" as OCR misreads it too) has its name somewhere left of it on the row
+    form = _repair_name(name.text)
+    alone = labels.LEGAL_FORM.fullmatch(form.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(form)
     limit = (12 if alone else 5) * name.char_width()
-    for neighbour in (segments[position - 1] if position > 0 else None,
-                      segments[position + 1] if position + 1 < len(segments) else None):
-        if neighbour is None or neighbour.index != name.index:
-            continue
-        left, right = sorted((neighbour, name), key=lambda segment: segment.x0)
-        if not alone and _complete_before(left, right):
-            continue
-        gap = max(neighbour.x0 - name.x1, name.x0 - neighbour.x1)
-        text = neighbour.text
-        # a tagline beside a name is set smaller; OCR's boxes follow the ink, so scans are not compared
-        other_size = not name.scanned and not 0.7 <= neighbour.height / name.height <= 1 / 0.7
-        if gap <= limit and not other_size and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text) \
-                and len(_LETTERS.findall(text)) >= 2 and not labels.CUSTOMER_BLOCK.search(text) \
-                and not labels.VENDOR_BLOCK.search(text) and not any(ch.isdigit() for ch in text):
+    for step in (-1, 1):
+        edge = name
+        neighbour_position = position + step
+        while 0 <= neighbour_position < len(segments) and segments[neighbour_position].index == name.index:
+            neighbour = segments[neighbour_position]
+            if not _joins_name(name, edge, neighbour, limit, alone=alone):
+                break
             words.extend(neighbour.words)
+            if not (alone and step < 0):
+                break
+            edge, neighbour_position = neighbour, neighbour_position + step
     if len(words) == len(name.words):
         return name
     return TextLine(name.page_number, name.index, tuple(sorted(words, key=lambda w: w.x0)))
+
+
+def _joins_name(name: TextLine, edge: TextLine, neighbour: TextLine, limit: float, *, alone: bool) -> bool:
+    """Whether ``neighbour``, next to ``edge`` (the name or the last piece joined to it), is part of the name."""
+    left, right = sorted((neighbour, edge), key=lambda segment: segment.x0)
+    if not alone and _complete_before(left, right):
+        return False
+    gap = max(neighbour.x0 - edge.x1, edge.x0 - neighbour.x1)
+    text = neighbour.text
+    # a tagline beside a name is set smaller; OCR's boxes follow the ink, so scans are not compared
+    other_size = not name.scanned and not 0.7 <= neighbour.height / name.height <= 1 / 0.7
+    # left of a legal form, a country or branch mark in brackets counts with one letter: "(M)"
+    letters = 1 if alone and _MARK_IN_BRACKETS.fullmatch(text.strip()) else 2
+    return (gap <= limit and not other_size and not _TITLE_ONLY.match(text) and not labels.CONTACT.search(text)
+            and len(_LETTERS.findall(text)) >= letters and not labels.CUSTOMER_BLOCK.search(text)
+            and not labels.VENDOR_BLOCK.search(text) and not any(ch.isdigit() for ch in text))
+
+
+#: a mark in brackets between a trading name and its legal form: "(M)" for Malaysia, "(KUCHAI)" a branch
+_MARK_IN_BRACKETS = re.compile(r"\(\s*[^\W\d_]+\s*\)")
 
 
 def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:

@@ -123,6 +123,22 @@ def test_a_name_whose_legal_form_ocr_set_apart_is_read_whole(make_document):
     assert _vendor(make_document, text)[0] == "Bennett & Foster Inc."
 
 
+@pytest.mark.parametrize("head", [
+    "MR.    D.I.Y.    (M)    SDN BHD\n",
+    # the legal form misread too: still a legal form alone, so its name is left of it
+    "MR.    D.I.¥.    (M)    SON BHD\n",
+])
+def test_a_legal_form_alone_takes_every_widely_spaced_piece_of_its_name(make_document, head: str):
+    # OCR spaces a receipt's bold head so widely that each word is a segment of its own
+    text = head + "LOT 1851-A, JALAN KPB 6\n43300 SERI KEMBANGAN\n"
+    assert _vendor(make_document, text, "receipt")[0] == "MR. D.I.Y. (M) SDN BHD"
+
+
+def test_a_one_letter_piece_joins_a_name_only_as_a_mark_in_brackets(make_document):
+    text = "Q    MAJU JAYA    SDN BHD\nLOT 1851-A, JALAN KPB 6\n"
+    assert _vendor(make_document, text, "receipt")[0] == "MAJU JAYA SDN BHD"
+
+
 def test_a_field_label_is_never_the_vendor(make_document):
     # the letterhead was lost (white on a dark band); the first thing left is a label column
     text = ("Bill to                          Invoice Date\n"
