@@ -177,8 +177,9 @@ def _year(text: str) -> int:
     return year
 
 
-#: the years a business document's date can carry; anything else is a misreading ("25/12/7018") or a number
-_PLAUSIBLE_YEARS = range(1900, 2100)
+#: the years a business document's date can carry, the same century as a two-digit year's (see _year);
+#: anything else is a misreading ("25/12/7018", "10/03/2078") or a number
+_PLAUSIBLE_YEARS = range(1970, 2070)
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -239,9 +240,11 @@ _STRAY_MARK_DATE = re.compile(r"(?<![\w.\-/])[-~](\d{1,2})/(\d{1,2})/(\d{4}|\d{2
 
 #: digits a date cannot hold, and the digit OCR most likely took for them: a day's tens digit of 4 or 7
 #: is a 1 ("46 Jun 2018", "77/03/2018"), of 8 a 3; a year beginning with 7 is a 2 that lost its foot
-#: ("25/12/7018"). Other impossible dates stay unread: no single likely digit explains them.
+#: ("25/12/7018"), a year's tens digit of 7 past the plausible years a 1 ("10/03/2078"). Other impossible
+#: dates stay unread: no single likely digit explains them.
 _DAY_TENS_CONFUSIONS = {"4": "1", "7": "1", "8": "3"}
 _YEAR_LEAD_CONFUSIONS = {"7": "2"}
+_YEAR_TENS_CONFUSIONS = {"7": "1"}
 
 
 def _repaired_day(text: str) -> str:
@@ -253,6 +256,8 @@ def _repaired_day(text: str) -> str:
 def _repaired_year(text: str) -> str:
     if len(text) == 4 and text[0] in _YEAR_LEAD_CONFUSIONS:
         return _YEAR_LEAD_CONFUSIONS[text[0]] + text[1:]
+    if len(text) == 4 and int(text) not in _PLAUSIBLE_YEARS and text[2] in _YEAR_TENS_CONFUSIONS:
+        return text[:2] + _YEAR_TENS_CONFUSIONS[text[2]] + text[3]
     return text
 
 

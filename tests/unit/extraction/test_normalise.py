@@ -164,18 +164,21 @@ def test_infer_decimal_separator(text, expected):
     ("46 Jun 2018 18:25", date(2018, 6, 16)),
     ("81/01/2019", date(2019, 1, 31)),  # 3 read as 8
     ("25/12/7018 8:12 PM", date(2018, 12, 25)),  # a year's 2 read as 7
+    ("Date: 10/03/2078 5:41:08", date(2018, 3, 10)),  # a year's tens digit 1 read as 7
+    ("17 Apr 2075", date(2015, 4, 17)),
 ])
 def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
     assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
 
 
-@pytest.mark.parametrize("text", ["25/12/7018", "1899-12-31", "31.12.2100", "3 March 0218"])
+@pytest.mark.parametrize("text", ["25/12/7018", "1899-12-31", "31.12.2100", "3 March 0218", "10/03/2078",
+                                  "1969-12-31", "2070-01-01"])
 def test_a_year_no_business_document_carries_is_no_date(text: str) -> None:
     assert find_dates(text) == []
 
 
 @pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00", "25/12/2018",
                                   "SO/OS/SOS", "1O-2O-3O", "12/O4/3O18", "CK-11/22/31", "55/03/2018",
-                                  "12/30/3018", "47/88/2018"])
+                                  "12/30/3018", "47/88/2018", "10/03/2088", "10/03/1978"])
 def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
     assert find_misread_dates(text) == []
