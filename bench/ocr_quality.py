@@ -45,6 +45,7 @@ import numpy as np
 from PIL import Image, ImageOps
 from quire.engines.contrast_reread import ContrastRereadEngine, IncompleteReceiptEngine
 from quire.engines.inspect import image_dpi
+from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr import (
     AUTO_SEGMENTATION,
@@ -56,6 +57,7 @@ from quire.engines.ocr import (
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.preprocess import Preprocessing
 from quire.model import Word
+from quire.settings import Settings
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "dev"
@@ -81,32 +83,57 @@ class Variant:
     #: receipts read again stretched and merged (quire.engines.contrast_reread): "off", "incomplete" (where the
     #: reading shows no date or no total) or "always"
     contrast_reread: str = "off"
+    languages: str = "eng"  # tesseract's "+"-separated models, as QUIRE_OCR_LANGUAGES
+    #: the languages a page is read again in where its first reading's words say so (quire.engines.language)
+    reread_languages: str = ""
 
     def engine(self, cache_dir: Path) -> OcrEngine:
-        page = TesseractEngine("eng", self.preprocessing, psm=self.psm, config=self.config,
+        page = TesseractEngine(self.languages, self.preprocessing, psm=self.psm, config=self.config,
                                tessdata_dir=self.tessdata_dir, column_psm=self.column_psm)
 
         def with_lines(engine: OcrEngine) -> OcrEngine:
-            return LineRereadEngine(engine, page, cache_dir) if self.line_reread else engine
+            return LineRereadEngine(engine, page, cache_dir, languages=rereads) if self.line_reread else engine
 
-        reading = CachedOcrEngine(page, cache_dir)
+        rereads = [language for language in self.reread_languages.split("+") if language]
+
+        def in_its_language(engine: TesseractEngine) -> OcrEngine:
+            reading = CachedOcrEngine(engine, cache_dir)
+            if not rereads:
+                return reading
+            return LanguageRereadEngine(reading, {language: CachedOcrEngine(
+                engine.with_languages(f"{language}+{engine.languages}"), cache_dir) for language in rereads})
+
+        reading = in_its_language(page)
         if self.contrast_reread == "off":
             return with_lines(reading)
         stretched = page.with_preprocessing(dataclasses.replace(self.preprocessing, autocontrast=True))
-        merged = with_lines(ContrastRereadEngine(reading, CachedOcrEngine(stretched, cache_dir)))
+        merged = with_lines(ContrastRereadEngine(reading, in_its_language(stretched)))
         return merged if self.contrast_reread == "always" else IncompleteReceiptEngine(with_lines(reading), merged)
 
 
+#: the languages Quire reads a page again in by default
+_REREAD_LANGUAGES = Settings.model_fields["ocr_reread_languages"].default
+
 VARIANTS: dict[str, Variant] = {
-    # what Quire runs (the page reading of English pages, then the line re-read of receipts)
+    # what Quire runs (the page reading, read again in its language where that is not English, then the line
+    # re-read of receipts)
     "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
-                       line_reread=True, contrast_reread="incomplete"),
+                       line_reread=True, contrast_reread="incomplete",
+                       reread_languages=_REREAD_LANGUAGES),
+    # ... with Malaysian pages read again with the Malay model (QUIRE_OCR_REREAD_LANGUAGES=deu+fra+nld+msa)
+    "malay": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
+                     line_reread=True, contrast_reread="incomplete", reread_languages=f"{_REREAD_LANGUAGES}+msa"),
+    # ... with the Malay model beside the English one on every page, whatever its words
+    "eng+msa": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
+                       line_reread=True, contrast_reread="incomplete", languages="eng+msa"),
     # QUIRE_OCR_RECEIPT_CONTRAST_REREAD=always: every receipt read again stretched, merged, then the line re-read
     "contrast-reread": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
-                               column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True, contrast_reread="always"),
+                               column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True, contrast_reread="always",
+                               reread_languages=_REREAD_LANGUAGES),
     # ... and never
     "no-contrast-reread": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
-                                  column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True),
+                                  column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True,
+                                  reread_languages=_REREAD_LANGUAGES),
     "page-only": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
                          column_psm=DEFAULT_COLUMN_SEGMENTATION),  # the default before the line re-read
     "psm3": Variant(Preprocessing(), psm=AUTO_SEGMENTATION, config=None),  # the default before the column mode

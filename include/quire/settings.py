@@ -36,7 +36,9 @@ class Settings(BaseSettings):
     ocr_engine: str = "tesseract"
     ocr_languages: str = "eng"
     #: "+"-separated tesseract languages a page is read again in (with ``ocr_languages``) when its
-    #: first reading uses that language's words (quire.engines.language); "" reads every page once
+    #: first reading uses that language's words (quire.engines.language), and a receipt's lines re-read
+    #: in; "" reads every page once. "msa" (Malay, installed) is left out: fewer misread letters on
+    #: Malaysian receipts, but more misread amounts (see quire.engines.language)
     ocr_reread_languages: str = "deu+fra+nld"
     #: a page read below this mean confidence is read again with Sauvola thresholding, and the more
     #: confident reading kept (quire.engines.second_reading); 0 reads every page once

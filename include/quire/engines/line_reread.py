@@ -40,6 +40,7 @@ import logging
 import re
 import statistics
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -121,16 +122,20 @@ class SheetReader:
 
 class LineRereadEngine:
     """``inner``'s reading, with the lines of receipt-shaped pages read again on one sheet by ``reader``
-    (in the page's language, as detected from its first reading), cached under ``cache_dir`` if given."""
+    (with the model of the page's language too, as detected from its first reading, where it is one of
+    ``languages``), cached under ``cache_dir`` if given."""
 
-    def __init__(self, inner: OcrEngine, reader: TesseractEngine, cache_dir: Path | None = None) -> None:
+    def __init__(self, inner: OcrEngine, reader: TesseractEngine, cache_dir: Path | None = None,
+                 languages: Collection[str] = ()) -> None:
         self.inner = inner
         self.reader = reader
         self.cache_dir = cache_dir
+        self.languages = frozenset(languages)
         self.name = inner.name
         self.settings_key = (f"{inner.settings_key};line_reread=v{_VERSION}:h{LINE_HEIGHT}"
                              f":confirm-h{CONFIRMING_LINE_HEIGHT}@{COLUMN_ASPECT_RATIO:g}"
-                             f"|{RECEIPT_COLUMNS}cols:[{SheetReader(reader).settings_key}]")
+                             f"|{RECEIPT_COLUMNS}cols:[{SheetReader(reader).settings_key}]"
+                             f":languages={'+'.join(sorted(self.languages))}")
 
     @property
     def version(self) -> str:
@@ -147,7 +152,8 @@ class LineRereadEngine:
         sheet, strips = build_sheet(grey, dpi, lines)
         if not strips:
             return first
-        sheet_reader = self._sheet_reader(detect_language(first.text))
+        language = detect_language(first.text)
+        sheet_reader = self._sheet_reader(language if language in self.languages else None)
         try:
             sheet_reading = sheet_reader.recognize(sheet, _SHEET_DPI)
         except EngineError as exc:

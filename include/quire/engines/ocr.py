@@ -146,9 +146,10 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
         sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
         return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
 
+    rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+
     def in_its_language(engine: TesseractEngine) -> OcrEngine:
         english = reading(engine)
-        rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
         if not rereads:
             return english
         return LanguageRereadEngine(CachedOcrEngine(engine, cache_dir), {
@@ -160,7 +161,7 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
             return engine
         from quire.engines.line_reread import LineRereadEngine
 
-        return LineRereadEngine(engine, first, cache_dir)
+        return LineRereadEngine(engine, first, cache_dir, languages=rereads)
 
     page = in_its_language(first)
     if settings.ocr_receipt_contrast_reread == "off":

@@ -398,14 +398,15 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 def detect_language(text: str) -> str | None:
     """The language of a document's labels (en, de, fr, nl, ms), or None with no evidence."""
-    words = [w.casefold() for w in _WORD.findall(text)]
-    counts = {lang: 0 for lang in _LANGUAGE_WORDS}
-    for word in words:
-        for lang in counts:
-            if word in _LANGUAGE_WORDS[lang]:
-                counts[lang] += 1
-    best = max(sorted(counts), key=lambda lang: counts[lang])
+    counts = {language: language_words(text, language) for language in _LANGUAGE_WORDS}
+    best = max(sorted(counts), key=lambda language: counts[language])
     return best if counts[best] else None
+
+
+def language_words(text: str, language: str) -> int:
+    """How many of ``text``'s words are among the words ``language`` is told by."""
+    vocabulary = _LANGUAGE_WORDS[language]
+    return sum(1 for word in _WORD.findall(text) if word.casefold() in vocabulary)
 
 
 def fold(text: str) -> str:

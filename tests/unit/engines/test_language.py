@@ -17,7 +17,9 @@ from quire.engines.ocr import OcrResult
     ("Factuurnummer 2024-0031 Factuurdatum 4 maart 2024 Omschrijving Aantal Prijs Bedrag Subtotaal BTW 21% "
      "Totaal", "nld"),
     ("INVOICE No. 2024-60017 Date 06/24/2024 Description Qty Unit price Amount Subtotal Tax Total due", None),
-    ("KEDAI MAKAN JALAN TAMAN 81100 JOHOR BAHRU GST ID TAX INVOICE CASH TOTAL RM 9.00 THANK YOU", None),
+    # a Malaysian receipt: English labels, its names and address in Malay
+    ("KEDAI MAKAN JALAN TAMAN 81100 JOHOR BAHRU GST ID TAX INVOICE CASH TOTAL RM 9.00 THANK YOU", "msa"),
+    ("Rechnung Datum Menge Betrag Summe MwSt Lieferant Sdn Bhd Jalan Ampang", "deu"),
     ("12.50 4,00", None),  # no words to tell by
 ])
 def test_detect_language(text: str, language: str | None) -> None:
@@ -44,6 +46,16 @@ def test_a_german_page_is_read_again_and_an_english_one_is_not() -> None:
     english = LanguageRereadEngine(_FixedEngine("Invoice Date Qty Amount", "eng"), {"deu": german})
     assert english.recognize(image, 300).text == "Invoice Date Qty Amount" and german.calls == 1
     assert engine.settings_key == "eng;reread:deu=[deu+eng]"
+
+
+def test_a_malaysian_receipt_is_read_with_the_malay_model_only_where_the_settings_ask_for_it() -> None:
+    image = Image.new("L", (10, 10), 255)
+    receipt = "KEDAI MAKAN JALAN TAMAN TOTAL RM 9.00 THANK YOU"
+    malay = _FixedEngine(receipt + " (Malay)", "msa+eng")
+    engine = LanguageRereadEngine(_FixedEngine(receipt, "eng"), {"deu": _FixedEngine("", "deu+eng"), "msa": malay})
+    assert engine.recognize(image, 300).text == malay.text
+    by_default = LanguageRereadEngine(_FixedEngine(receipt, "eng"), {"deu": _FixedEngine("", "deu+eng")})
+    assert by_default.recognize(image, 300).text == receipt
 
 
 def test_a_language_without_markers_is_refused() -> None:

@@ -253,3 +253,29 @@ def test_a_till_roll_photographed_wider_than_it_is_is_read_again() -> None:
     assert _Sheet.calls == 1
     LineRereadEngine(_Fixed(_text_of_width(95)), _Sheet()).recognize(wide, DPI)
     assert _Sheet.calls == 1
+
+
+class _SheetLanguages(TesseractEngine):
+    """Records the models each sheet is read with."""
+
+    read_with: list[str] = []
+
+    def with_languages(self, languages: str) -> TesseractEngine:
+        return _SheetLanguages(languages)
+
+    def read_as_is(self, image: Image.Image, dpi: float, path: Path, psm: int) -> OcrResult:
+        _SheetLanguages.read_with.append(self.languages)
+        return OcrResult("", (), 0.0)
+
+
+@pytest.mark.parametrize(("languages", "sheet"), [(("msa",), "msa+eng"), ((), "eng"), (("deu",), "eng")])
+def test_the_sheet_is_read_in_the_page_language_only_where_the_settings_read_that_language(
+        languages: tuple[str, ...], sheet: str) -> None:
+    # a Malaysian receipt: English labels, Malay address
+    words = tuple(_line(("JALAN", 10), ("TAMAN", 40), ("TOTAL", 70), ("9.00", 90)))
+    narrow = Image.new("L", (100, 400), 255)
+    ImageDraw.Draw(narrow).rectangle((5, 5, 95, 395), outline=0, width=3)
+    _SheetLanguages.read_with = []
+    LineRereadEngine(_Fixed(OcrResult("JALAN TAMAN TOTAL 9.00", words, 0.7)), _SheetLanguages(),
+                     languages=languages).recognize(narrow, DPI)
+    assert _SheetLanguages.read_with == [sheet]

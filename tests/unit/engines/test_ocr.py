@@ -105,6 +105,13 @@ def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings
     assert engine.otherwise is None
 
 
+def test_factory_gives_the_line_reread_the_languages_pages_are_read_again_in(engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+msa",
+                                                                  "ocr_receipt_contrast_reread": "off"}))
+    assert isinstance(engine, LineRereadEngine) and engine.languages == {"deu", "msa"}
+    assert isinstance(engine.inner, LanguageRereadEngine) and set(engine.inner.by_language) == {"deu", "msa"}
+
+
 def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
     engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_second_reading_below": 0.75,
                                                                   "ocr_line_reread": False,
