@@ -28,8 +28,7 @@ from collections.abc import Mapping
 from PIL import Image
 
 from quire.engines.ocr import OcrEngine, OcrResult
-from quire.extraction.normalise import detect_language as document_language
-from quire.extraction.normalise import language_words
+from quire.extraction.normalise import language_counts, language_of
 
 #: tesseract's model for each language the extraction's detector names (quire.extraction.normalise)
 TESSERACT_LANGUAGES = {"de": "deu", "fr": "fra", "nl": "nld", "ms": "msa"}
@@ -42,8 +41,9 @@ def detect_language(text: str) -> str | None:
     reading of the 200 generated scanned invoices and the 36 SROIE receipts it named every page's
     language right (257 pages). A page in English or of no language that prints Malay words is Malay
     (its names and addresses are)."""
-    language = document_language(text)
-    if language in (None, "en") and language_words(text, "ms"):
+    counts = language_counts(text)
+    language = language_of(counts)
+    if language in (None, "en") and counts["ms"]:
         return TESSERACT_LANGUAGES["ms"]
     return TESSERACT_LANGUAGES.get(language or "")
 

@@ -398,15 +398,24 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 def detect_language(text: str) -> str | None:
     """The language of a document's labels (en, de, fr, nl, ms), or None with no evidence."""
-    counts = {language: language_words(text, language) for language in _LANGUAGE_WORDS}
+    return language_of(language_counts(text))
+
+
+def language_counts(text: str) -> dict[str, int]:
+    """How many of ``text``'s words each language is told by."""
+    counts = dict.fromkeys(_LANGUAGE_WORDS, 0)
+    for word in _WORD.findall(text):
+        folded = word.casefold()
+        for language, vocabulary in _LANGUAGE_WORDS.items():
+            if folded in vocabulary:
+                counts[language] += 1
+    return counts
+
+
+def language_of(counts: dict[str, int]) -> str | None:
+    """The language with the most words in ``counts`` (the first by name on a tie), or None with none."""
     best = max(sorted(counts), key=lambda language: counts[language])
     return best if counts[best] else None
-
-
-def language_words(text: str, language: str) -> int:
-    """How many of ``text``'s words are among the words ``language`` is told by."""
-    vocabulary = _LANGUAGE_WORDS[language]
-    return sum(1 for word in _WORD.findall(text) if word.casefold() in vocabulary)
 
 
 def fold(text: str) -> str:
