@@ -1280,7 +1280,8 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
     form = _repair_name(name.text)
     alone = labels.LEGAL_FORM.fullmatch(form.strip(" .,")) is not None or _LEGAL_FORM_ONLY.match(form)
     limit = (12 if alone else 5) * name.char_width()
-    for step in (-1, 1):
+    # leftwards a legal form alone walks piece by piece; otherwise one neighbour each side
+    for step, walks in ((-1, alone), (1, False)):
         edge = name
         neighbour_position = position + step
         while 0 <= neighbour_position < len(segments) and segments[neighbour_position].index == name.index:
@@ -1288,7 +1289,7 @@ def _widen_name(segments: list[TextLine], position: int) -> TextLine:
             if not _joins_name(name, edge, neighbour, limit, alone=alone):
                 break
             words.extend(neighbour.words)
-            if not (alone and step < 0):
+            if not walks:
                 break
             edge, neighbour_position = neighbour, neighbour_position + step
     if len(words) == len(name.words):
