@@ -23,9 +23,11 @@ A lower CER here is not enough to change Quire's defaults: check field extractio
 flattening won here but cost invoice_number, dates and line items on scanned invoices.
 --invoices N adds a cheap reading-order check on generated scanned invoices.
 
-Each receipt goes through the production engine (TesseractEngine.recognize behind the
-content-addressed CachedOcrEngine, with the page reader's cache under --home), so OSD and
-every option are measured as Quire runs them, and a re-run of an unchanged variant is free.
+Each receipt goes through the production engine: the variants with settings are the engine
+Quire builds from them (get_ocr_engine), the others TesseractEngine.recognize and the re-reads
+they name, each behind the content-addressed CachedOcrEngine with the page reader's cache under
+--home. So OSD and every option are measured as Quire runs them, and a re-run of an unchanged
+variant is free.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from quire.engines.ocr import (
     DEFAULT_SEGMENTATION,
     OcrEngine,
     TesseractEngine,
+    get_ocr_engine,
 )
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.preprocess import Preprocessing
@@ -86,8 +89,14 @@ class Variant:
     languages: str = "eng"  # tesseract's "+"-separated models, as QUIRE_OCR_LANGUAGES
     #: the languages a page is read again in where its first reading's words say so (quire.engines.language)
     reread_languages: str = ""
+    #: Settings fields: the variant is then the engine Quire builds from them (quire.engines.ocr.get_ocr_engine),
+    #: every field above ignored
+    settings: dict[str, object] | None = None
 
-    def engine(self, cache_dir: Path) -> OcrEngine:
+    def engine(self, home: Path) -> OcrEngine:
+        if self.settings is not None:
+            return get_ocr_engine(Settings(home=home, **self.settings))
+        cache_dir = home / "cache" / "ocr"
         page = TesseractEngine(self.languages, self.preprocessing, psm=self.psm, config=self.config,
                                tessdata_dir=self.tessdata_dir, column_psm=self.column_psm)
 
@@ -117,23 +126,20 @@ _REREAD_LANGUAGES = Settings.model_fields["ocr_reread_languages"].default
 VARIANTS: dict[str, Variant] = {
     # what Quire runs (the page reading, read again in its language where that is not English, then the line
     # re-read of receipts)
-    "default": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
-                       line_reread=True, contrast_reread="incomplete",
-                       reread_languages=_REREAD_LANGUAGES),
+    "default": Variant(Preprocessing(), settings={}),
+    # ... without the vote of the full-size English network and the Malay model on receipts (quire.engines.vote)
+    "no-vote": Variant(Preprocessing(), settings={"ocr_receipt_vote": False}),
     # ... with Malaysian pages read again with the Malay model (QUIRE_OCR_REREAD_LANGUAGES=deu+fra+nld+msa)
-    "malay": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
-                     line_reread=True, contrast_reread="incomplete", reread_languages=f"{_REREAD_LANGUAGES}+msa"),
+    "malay": Variant(Preprocessing(), settings={"ocr_receipt_vote": False,
+                                                "ocr_reread_languages": f"{_REREAD_LANGUAGES}+msa"}),
     # ... with the Malay model beside the English one on every page, whatever its words
-    "eng+msa": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None, column_psm=DEFAULT_COLUMN_SEGMENTATION,
-                       line_reread=True, contrast_reread="incomplete", languages="eng+msa"),
+    "eng+msa": Variant(Preprocessing(), settings={"ocr_receipt_vote": False, "ocr_languages": "eng+msa"}),
     # QUIRE_OCR_RECEIPT_CONTRAST_REREAD=always: every receipt read again stretched, merged, then the line re-read
-    "contrast-reread": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
-                               column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True, contrast_reread="always",
-                               reread_languages=_REREAD_LANGUAGES),
+    "contrast-reread": Variant(Preprocessing(), settings={"ocr_receipt_vote": False,
+                                                          "ocr_receipt_contrast_reread": "always"}),
     # ... and never
-    "no-contrast-reread": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
-                                  column_psm=DEFAULT_COLUMN_SEGMENTATION, line_reread=True,
-                                  reread_languages=_REREAD_LANGUAGES),
+    "no-contrast-reread": Variant(Preprocessing(), settings={"ocr_receipt_vote": False,
+                                                             "ocr_receipt_contrast_reread": "off"}),
     "page-only": Variant(Preprocessing(), psm=DEFAULT_SEGMENTATION, config=None,
                          column_psm=DEFAULT_COLUMN_SEGMENTATION),  # the default before the line re-read
     "psm3": Variant(Preprocessing(), psm=AUTO_SEGMENTATION, config=None),  # the default before the column mode
@@ -342,9 +348,9 @@ class Measurement:
 
 
 def measure(task: tuple[str, Receipt, Path]) -> Measurement:
-    variant_name, receipt, cache_dir = task
+    variant_name, receipt, home = task
     variant = VARIANTS[variant_name]
-    engine = variant.engine(cache_dir)
+    engine = variant.engine(home)
     with Image.open(receipt.image) as opened:
         dpi = round(image_dpi(opened))
         image = ImageOps.exif_transpose(opened).convert("RGB")  # what the page reader hands the engine
@@ -371,7 +377,7 @@ def measure_invoice(task: tuple[str, Path, Path]) -> tuple[str, str, int, int]:
     variant_name, scan, home = task
     variant = VARIANTS[variant_name]
     settings = Settings(home=home)
-    engine = variant.engine(home / "cache" / "ocr")
+    engine = variant.engine(home)
     with open_document(scan.with_name(scan.name.replace(".scan.pdf", ".pdf")), settings, ocr=engine) as reader:
         reference = reading_order(reader.read_page(1).words)
     with open_document(scan, settings, ocr=engine) as reader:
@@ -425,7 +431,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown variants {sorted(unknown)}; known: {list(VARIANTS)}")
     cache_dir = args.home / "cache" / "ocr"
-    tasks = [(variant, receipt, cache_dir) for variant in variants for receipt in receipts]
+    tasks = [(variant, receipt, args.home) for variant in variants for receipt in receipts]
     results: dict[str, list[Measurement]] = {v: [] for v in variants}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for m in pool.map(measure, tasks):

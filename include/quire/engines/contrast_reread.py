@@ -38,7 +38,7 @@ from __future__ import annotations
 from PIL import Image
 
 from quire.engines.fusion import in_rows, merge_readings
-from quire.engines.line_reread import AMOUNT, is_receipt_page, upright_grey
+from quire.engines.line_reread import AMOUNT, is_receipt_page, read_receipt_page, upright_grey
 from quire.engines.ocr import OcrEngine, OcrResult
 from quire.extraction import labels
 from quire.extraction.normalise import find_dates
@@ -59,7 +59,7 @@ class ContrastRereadEngine:
 
     def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
         first = self.inner.recognize(image, dpi)
-        if not first.words or not is_receipt_page(upright_grey(image, first.rotation), first):
+        if not read_receipt_page(image, first):
             return first
         merged = merge_readings(first, self.stretched.recognize(image, dpi))
         # the line re-read pairs the words with the text's lines

@@ -39,7 +39,7 @@ def merge_readings(first: OcrResult, second: OcrResult) -> OcrResult:
         else (first, second)
     if base.rotation != other.rotation or not other.words:
         return base
-    groups, touching = _ink_groups(base.words, other.words)
+    groups, touching = ink_groups(base.words, other.words)
     kept: list[Word] = []
     for base_words, other_words in groups:
         if not base_words:
@@ -56,7 +56,7 @@ def merge_readings(first: OcrResult, second: OcrResult) -> OcrResult:
     return OcrResult(in_rows(words)[0], words, character_confidence(words), base.rotation)
 
 
-def _ink_groups(base: Sequence[Word], other: Sequence[Word]) -> tuple[list[tuple[list[Word], list[Word]]],
+def ink_groups(base: Sequence[Word], other: Sequence[Word]) -> tuple[list[tuple[list[Word], list[Word]]],
                                                                       set[Word]]:
     """The words of both readings grouped by shared ink (connected through overlapping boxes), in the
     base's word order; groups of the other reading's words alone come last. Also the other reading's

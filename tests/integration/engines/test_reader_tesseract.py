@@ -12,6 +12,7 @@ from quire.engines.contrast_reread import IncompleteReceiptEngine
 from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr import TesseractEngine, get_ocr_engine
+from quire.engines.vote import ReceiptVoteEngine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.reader import open_document
 from quire.model import TextMethod
@@ -65,21 +66,27 @@ def test_garbage_text_layer_is_replaced_by_ocr(corpus_dir, ocr_settings) -> None
 
 def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None:
     receipt = corpus_dir / "sroie" / "img" / "000.jpg"
-    engine = get_ocr_engine(ocr_settings)
+    voting = get_ocr_engine(ocr_settings)
+    # receipt pages are read by two more models, which outvote the first reading where they agree
+    assert isinstance(voting, ReceiptVoteEngine)
+    full_network = voting.witnesses[0].first.inner.first
+    engine = voting.inner
     # receipt pages get their lines read again (LineRereadEngine) over the cached page reading; a receipt whose
     # reading lacks a date or a total would be read again stretched (IncompleteReceiptEngine.fallback)
     assert isinstance(engine, IncompleteReceiptEngine) and isinstance(engine.first, LineRereadEngine)
     page_engine = engine.first.inner
     assert isinstance(page_engine, LanguageRereadEngine) and isinstance(page_engine.first, CachedOcrEngine)
     stretched = engine.fallback.inner.stretched.first
-    with open_document(receipt, ocr_settings, ocr=engine) as reader:
+    with open_document(receipt, ocr_settings, ocr=voting) as reader:
         first = reader.read_page(1)
     assert first.method is TextMethod.OCR and first.confidence > 0.6
     assert "TOTAL" in first.text.upper()
-    with open_document(receipt, ocr_settings, ocr=engine) as reader:
+    with open_document(receipt, ocr_settings, ocr=voting) as reader:
         second = reader.read_page(1)
-    # an English receipt is read once, by the first engine; the second time from its cache
+    # an English receipt is read once by the first engine and once with the full-size network; the second time
+    # from their caches
     assert second == first and (page_engine.first.hits, page_engine.first.misses) == (1, 1)
+    assert (full_network.hits, full_network.misses) == (1, 1)
     assert all(reread.misses == 0 for reread in page_engine.by_language.values())
     # it prints its date and its total: never read stretched
     assert (stretched.hits, stretched.misses) == (0, 0)

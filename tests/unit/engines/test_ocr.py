@@ -21,8 +21,10 @@ from quire.engines.ocr import (
 )
 from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
+from quire.engines.models import full_network_folder
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.second_reading import SecondReadingEngine
+from quire.engines.vote import ReceiptVoteEngine
 from quire.engines.preprocess import Preprocessing, prepare_image, prepare_page
 from quire.errors import EngineError, TerminalError
 from quire.model import Word
@@ -85,7 +87,7 @@ def test_ocr_result_round_trips_through_json() -> None:
 
 
 def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "", "ocr_line_reread": False,
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_reread_languages": "", "ocr_line_reread": False,
                                                                   "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, CachedOcrEngine)
     assert isinstance(engine.inner, TesseractEngine)
@@ -94,7 +96,7 @@ def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
 
 
 def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+fra",
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_reread_languages": "deu+fra",
                                                                   "ocr_line_reread": False,
                                                                   "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine, OcrEngine)
@@ -106,14 +108,14 @@ def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings
 
 
 def test_factory_gives_the_line_reread_the_languages_pages_are_read_again_in(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_reread_languages": "deu+msa",
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_reread_languages": "deu+msa",
                                                                   "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LineRereadEngine) and engine.languages == {"deu", "msa"}
     assert isinstance(engine.inner, LanguageRereadEngine) and set(engine.inner.by_language) == {"deu", "msa"}
 
 
 def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_second_reading_below": 0.75,
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_second_reading_below": 0.75,
                                                                   "ocr_line_reread": False,
                                                                   "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine.otherwise, SecondReadingEngine)
@@ -124,7 +126,7 @@ def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
 
 
 def test_factory_merges_a_stretched_reading_of_receipts_in_their_language(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "always",
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_receipt_contrast_reread": "always",
                                                                   "ocr_line_reread": False}))
     assert isinstance(engine, ContrastRereadEngine)
     assert isinstance(engine.inner, LanguageRereadEngine) and isinstance(engine.stretched, LanguageRereadEngine)
@@ -133,12 +135,12 @@ def test_factory_merges_a_stretched_reading_of_receipts_in_their_language(engine
     assert stretched.preprocessing.autocontrast and stretched.settings_key != engine.inner.first.inner.settings_key
     assert engine.stretched.by_language["deu"].inner.preprocessing.autocontrast
     assert engine.settings_key == f"{engine.inner.settings_key};receipt_contrast=[{engine.stretched.settings_key}]"
-    with_lines = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "always"}))
+    with_lines = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_receipt_contrast_reread": "always"}))
     assert isinstance(with_lines, LineRereadEngine) and isinstance(with_lines.inner, ContrastRereadEngine)
 
 
 def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off"}))
+    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_receipt_contrast_reread": "off"}))
     assert isinstance(engine, LineRereadEngine) and isinstance(engine.inner, LanguageRereadEngine)
     assert engine.settings_key.startswith(engine.inner.settings_key + ";line_reread=")
     assert engine.reader.languages == "eng" and engine.cache_dir == engine_settings.cache_root / "ocr"
@@ -146,7 +148,7 @@ def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_se
 
 def test_by_default_an_incomplete_receipt_falls_back_to_the_merged_reading_each_line_read_again(
         engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings)
+    engine = get_ocr_engine(engine_settings).inner
     assert isinstance(engine, IncompleteReceiptEngine)
     assert isinstance(engine.first, LineRereadEngine) and isinstance(engine.first.inner, LanguageRereadEngine)
     assert isinstance(engine.fallback, LineRereadEngine) and isinstance(engine.fallback.inner, ContrastRereadEngine)
@@ -154,8 +156,24 @@ def test_by_default_an_incomplete_receipt_falls_back_to_the_merged_reading_each_
     assert engine.fallback.inner.stretched.first.inner.preprocessing.autocontrast
 
 
+def test_by_default_receipts_are_outvoted_by_the_full_size_english_network_and_the_malay_model(
+        engine_settings) -> None:
+    engine = get_ocr_engine(engine_settings)
+    assert isinstance(engine, ReceiptVoteEngine)
+    full_network, malay = engine.witnesses
+    # each witness is read as the first reading is, the one with other English models, the other with Malay too
+    folder = full_network_folder(engine_settings)
+    assert folder.parent == engine_settings.cache_root / "tessdata"
+    assert full_network.first.reader.settings_key == engine.inner.first.reader.with_models(folder).settings_key
+    assert engine.inner.first.reader.tessdata_dir is None and malay.first.reader.tessdata_dir is None
+    assert isinstance(malay.first, LineRereadEngine) and malay.first.languages == {"deu", "fra", "nld", "msa"}
+    assert engine.inner.first.languages == {"deu", "fra", "nld"}
+    assert not isinstance(get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False})),
+                          ReceiptVoteEngine)
+
+
 def test_unsure_scans_are_read_as_one_block_and_levelled_without_rules(engine_settings) -> None:
-    settings = engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off"})
+    settings = engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off", "ocr_receipt_vote": False})
     block, levelled = get_unsure_scan_engines(settings)
     assert isinstance(block, LineRereadEngine) and isinstance(levelled, LineRereadEngine)
     first = get_ocr_engine(settings).reader
@@ -187,7 +205,7 @@ def test_factory_loads_a_double_by_dotted_path(engine_settings) -> None:
 @pytest.mark.parametrize("name", ["no_such_module:Engine", "tests.unit.engines.ocr_doubles:Missing", "nocolon"])
 def test_factory_refuses_an_unknown_engine(name: str, engine_settings) -> None:
     with pytest.raises(TerminalError, match="cannot load OCR engine"):
-        get_ocr_engine(engine_settings.model_copy(update={"ocr_engine": name}))
+        get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_engine": name}))
 
 
 def test_missing_tesseract_binary_is_an_engine_error() -> None:

@@ -1,0 +1,72 @@
+"""The receipt vote: a word group both witnesses read alike, and otherwise, replaces the first reading's."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from quire.engines.ocr import OcrResult
+from quire.engines.vote import ReceiptVoteEngine, vote_readings
+from quire.model import Word
+
+
+class FixedReading:
+    """Reads every image as ``result``; ``calls`` counts the readings."""
+
+    name, version, settings_key = "fixed", "1", "fixed"
+
+    def __init__(self, result: OcrResult) -> None:
+        self.result = result
+        self.calls = 0
+
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        self.calls += 1
+        return self.result
+
+
+def _reading(*texts: str, rotation: int = 0) -> OcrResult:
+    """One line of words, each 60 points wide and 10 points apart."""
+    words = tuple(Word(text, 70 * i, 0, 70 * i + 60, 12, 0.9) for i, text in enumerate(texts) if text)
+    return OcrResult(" ".join(w.text for w in words), words, 0.9, rotation)
+
+
+def test_a_word_both_witnesses_read_alike_replaces_the_first_reading() -> None:
+    voted = vote_readings(_reading("SON", "BHO", "9.00"), _reading("SDN", "BHD", "9.60"), _reading("SDN", "BHD", "9.00"))
+    assert voted.text == "SDN BHD 9.00"
+    assert [w.text for w in voted.words] == ["SDN", "BHD", "9.00"]
+
+
+def test_a_word_only_one_witness_reads_otherwise_stays() -> None:
+    voted = vote_readings(_reading("SON", "BHO", "9.00"), _reading("SDN", "BHD", "9.60"),
+                          _reading("SEN", "BHD", "6.00"))
+    assert voted.text == "SON BHD 9.00"
+    agreeing = _reading("SON", "BHO", "9.00")
+    assert vote_readings(agreeing, agreeing, _reading("SDN", "BHD", "9.00")) is agreeing
+
+
+def test_the_witnesses_must_read_the_same_ink_the_same_way() -> None:
+    # a witness that split the word in two reads other ink groups: the spelling, spaces aside, must agree
+    first = _reading("SON")
+    split = OcrResult("S DN", (Word("S", 0, 0, 15, 12, 0.9), Word("DN", 20, 0, 60, 12, 0.9)), 0.9)
+    assert vote_readings(first, split, _reading("SDN")).text == "S DN"
+    assert vote_readings(first, split, _reading("SEN")) is first
+    assert vote_readings(first, _reading(""), _reading("SDN")) is first  # the second witness read nothing there
+
+
+def test_readings_of_differently_turned_pages_are_not_compared() -> None:
+    first = _reading("SON")
+    assert vote_readings(first, _reading("SDN", rotation=180), _reading("SDN", rotation=180)) is first
+
+
+def test_only_receipt_shaped_pages_are_read_by_the_witnesses() -> None:
+    # a full-width page (an invoice) keeps its reading and costs the witnesses nothing
+    first = FixedReading(_reading("SON", "BHO"))
+    witnesses = (FixedReading(_reading("SDN", "BHD")), FixedReading(_reading("SDN", "BHD")))
+    engine = ReceiptVoteEngine(first, witnesses)
+    invoice = Image.new("RGB", (1240, 1754), "white")
+    invoice.paste((0, 0, 0), (100, 100, 1140, 1600))
+    assert engine.recognize(invoice, 150).text == "SON BHO"
+    assert [w.calls for w in witnesses] == [0, 0]
+    receipt = Image.new("RGB", (400, 1754), "white")
+    receipt.paste((0, 0, 0), (50, 100, 350, 1600))
+    assert engine.recognize(receipt, 150).text == "SDN BHD"
+    assert [w.calls for w in witnesses] == [1, 1]
