@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import os
 import re
 import shutil
+import site
 import subprocess
 import tempfile
 from pathlib import Path
 
 from quire.settings import Settings
+
+log = logging.getLogger(__name__)
 
 #: the model files Quire reads with in place of tesseract's installed ones, by language
 _WHEEL_LANGUAGES = ("eng",)
@@ -41,18 +45,28 @@ def full_network_folder(settings: Settings, binary: str = "tesseract") -> Path |
     installed = installed_models_folder(binary)
     if not replacements or installed is None:
         return None
-    return assemble_folder(settings.cache_root / "tessdata", installed, replacements)
+    try:
+        return assemble_folder(settings.cache_root / "tessdata", installed, replacements)
+    except OSError as exc:  # the vote only improves a reading: without its folder, pages are read as before
+        log.warning("cannot assemble the full-size network's models folder, receipts are read without the vote: %s",
+                    exc)
+        return None
 
 
 def wheel_models() -> dict[str, Path]:
-    """The models of the ``tessdata.*`` wheels installed beside Quire, by language (none: {})."""
+    """The models of the ``tessdata.*`` wheels installed beside Quire, by language (none: {}). A wheel puts
+    them under its environment's prefix, or under the user's base where pip installed it ``--user`` (the
+    Airflow image's ``_PIP_ADDITIONAL_REQUIREMENTS``)."""
     try:
         import tessdata
     except ImportError:
         return {}
-    folder = Path(tessdata.data_path())
-    return {language: folder / f"{language}.traineddata" for language in _WHEEL_LANGUAGES
-            if (folder / f"{language}.traineddata").is_file()}
+    models = {}
+    for folder in (Path(tessdata.data_path()), Path(site.getuserbase()) / "share" / "tessdata"):
+        for language in _WHEEL_LANGUAGES:
+            if language not in models and (folder / f"{language}.traineddata").is_file():
+                models[language] = folder / f"{language}.traineddata"
+    return models
 
 
 @functools.lru_cache(maxsize=4)

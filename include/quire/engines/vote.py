@@ -18,6 +18,7 @@ reading-order CER of the tune half 11.85 -> 11.14 %. Only receipt-shaped pages a
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from PIL import Image
@@ -25,7 +26,10 @@ from PIL import Image
 from quire.engines.fusion import in_rows, ink_groups
 from quire.engines.line_reread import read_receipt_page
 from quire.engines.ocr import OcrEngine, OcrResult, character_confidence
+from quire.errors import EngineError
 from quire.model import Word
+
+log = logging.getLogger(__name__)
 
 
 class ReceiptVoteEngine:
@@ -47,7 +51,12 @@ class ReceiptVoteEngine:
         first = self.inner.recognize(image, dpi)
         if not read_receipt_page(image, first):
             return first
-        return vote_readings(first, *(witness.recognize(image, dpi) for witness in self.witnesses))
+        try:
+            second, third = (witness.recognize(image, dpi) for witness in self.witnesses)
+        except EngineError as exc:  # the page's own reading is complete; the vote only improves it
+            log.warning("a witness of the receipt vote failed, keeping the page reading: %s", exc)
+            return first
+        return vote_readings(first, second, third)
 
 
 def vote_readings(first: OcrResult, second: OcrResult, third: OcrResult) -> OcrResult:

@@ -38,3 +38,9 @@ def test_the_folder_of_this_installation_reads_english_with_the_wheels_model(eng
 
 def test_without_tesseract_there_is_no_folder(engine_settings) -> None:
     assert full_network_folder(engine_settings, binary="no-such-tesseract") is None
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_installed_models(engine_settings, tmp_path) -> None:
+    engine_settings.cache_root.parent.mkdir(parents=True)
+    engine_settings.cache_root.write_text("a file where the cache folder should be")
+    assert full_network_folder(engine_settings) is None

@@ -6,6 +6,7 @@ from PIL import Image
 
 from quire.engines.ocr import OcrResult
 from quire.engines.vote import ReceiptVoteEngine, vote_readings
+from quire.errors import EngineError
 from quire.model import Word
 
 
@@ -70,3 +71,16 @@ def test_only_receipt_shaped_pages_are_read_by_the_witnesses() -> None:
     receipt.paste((0, 0, 0), (50, 100, 350, 1600))
     assert engine.recognize(receipt, 150).text == "SDN BHD"
     assert [w.calls for w in witnesses] == [1, 1]
+
+
+class FailingReading(FixedReading):
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        raise EngineError("tesseract exited with 1: Failed loading language 'msa'")
+
+
+def test_a_failing_witness_leaves_the_page_reading() -> None:
+    engine = ReceiptVoteEngine(FixedReading(_reading("SON", "BHO")),
+                               (FixedReading(_reading("SDN", "BHD")), FailingReading(_reading(""))))
+    receipt = Image.new("RGB", (400, 1754), "white")
+    receipt.paste((0, 0, 0), (50, 100, 350, 1600))
+    assert engine.recognize(receipt, 150).text == "SON BHO"
