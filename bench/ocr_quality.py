@@ -89,8 +89,8 @@ class Variant:
     languages: str = "eng"  # tesseract's "+"-separated models, as QUIRE_OCR_LANGUAGES
     #: the languages a page is read again in where its first reading's words say so (quire.engines.language)
     reread_languages: str = ""
-    #: Settings fields: the variant is then the engine Quire builds from them (quire.engines.ocr.get_ocr_engine),
-    #: every field above ignored
+    #: Settings fields: the variant is then the engine Quire builds from them
+    #: (quire.engines.ocr.get_ocr_engine), every field above ignored
     settings: dict[str, object] | None = None
 
     def engine(self, home: Path) -> OcrEngine:
@@ -127,7 +127,7 @@ VARIANTS: dict[str, Variant] = {
     # what Quire runs (the page reading, read again in its language where that is not English, then the line
     # re-read of receipts)
     "default": Variant(Preprocessing(), settings={}),
-    # ... without the vote of the full-size English network and the Malay model on receipts (quire.engines.vote)
+    # ... without the receipt vote of the full-size English network and the Malay model (quire.engines.vote)
     "no-vote": Variant(Preprocessing(), settings={"ocr_receipt_vote": False}),
     # ... with Malaysian pages read again with the Malay model (QUIRE_OCR_REREAD_LANGUAGES=deu+fra+nld+msa)
     "malay": Variant(Preprocessing(), settings={"ocr_receipt_vote": False,

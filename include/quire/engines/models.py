@@ -48,8 +48,8 @@ def full_network_folder(settings: Settings, binary: str = "tesseract") -> Path |
     try:
         return assemble_folder(settings.cache_root / "tessdata", installed, replacements)
     except OSError as exc:  # the vote only improves a reading: without its folder, pages are read as before
-        log.warning("cannot assemble the full-size network's models folder, receipts are read without the vote: %s",
-                    exc)
+        log.warning("cannot assemble the full-size network's models folder, "
+                    "receipts are read without the vote: %s", exc)
         return None
 
 

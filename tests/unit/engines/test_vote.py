@@ -31,7 +31,8 @@ def _reading(*texts: str, rotation: int = 0) -> OcrResult:
 
 
 def test_a_word_both_witnesses_read_alike_replaces_the_first_reading() -> None:
-    voted = vote_readings(_reading("SON", "BHO", "9.00"), _reading("SDN", "BHD", "9.60"), _reading("SDN", "BHD", "9.00"))
+    voted = vote_readings(_reading("SON", "BHO", "9.00"), _reading("SDN", "BHD", "9.60"),
+                          _reading("SDN", "BHD", "9.00"))
     assert voted.text == "SDN BHD 9.00"
     assert [w.text for w in voted.words] == ["SDN", "BHD", "9.00"]
 
@@ -50,7 +51,8 @@ def test_the_witnesses_must_read_the_same_ink_the_same_way() -> None:
     split = OcrResult("S DN", (Word("S", 0, 0, 15, 12, 0.9), Word("DN", 20, 0, 60, 12, 0.9)), 0.9)
     assert vote_readings(first, split, _reading("SDN")).text == "S DN"
     assert vote_readings(first, split, _reading("SEN")) is first
-    assert vote_readings(first, _reading(""), _reading("SDN")) is first  # the second witness read nothing there
+    # the second witness read nothing there
+    assert vote_readings(first, _reading(""), _reading("SDN")) is first
 
 
 def test_readings_of_differently_turned_pages_are_not_compared() -> None:
