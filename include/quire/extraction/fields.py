@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-78"
+EXTRACTOR_VERSION = "generic-79"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -893,9 +893,11 @@ def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -
     """
     blocked: set[int] = set()
     for position, segment in enumerate(segments):
-        heads_customer = labels.CUSTOMER_BLOCK.search(segment.text) is not None and \
-            labels.CUSTOMER_REFERENCE.search(segment.text) is None
-        if not heads_customer and not (doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(segment.text)):
+        # a speck read as a label ("an" for a smudge over a receipt's logo) heads nobody's block
+        label = " ".join(word.text for word in segment.words if not is_speck(word))
+        heads_customer = labels.CUSTOMER_BLOCK.search(label) is not None and \
+            labels.CUSTOMER_REFERENCE.search(label) is None
+        if not heads_customer and not (doc_type == "purchase_order" and labels.SUPPLIER_BLOCK.search(label)):
             continue
         blocked.add(position)
         left, right = segment.x0 - 2 * segment.char_width(), segment.x1 + 2 * segment.char_width()

@@ -576,6 +576,23 @@ def test_a_receipt_logo_ocr_read_as_short_unsure_letters_is_not_the_vendor(make_
                    unsure=("PAPAJOHNS",))[0] == "PAPAJOHNS"
 
 
+def test_a_speck_read_as_a_customer_label_heads_no_customer_block(make_document):
+    # SROIE 507 read by three witnesses: a smudge over the logo read as "an" (German "to"), the column under
+    # it taken for the customer's, cut the registration number off the vendor's block
+    text = ("          an\n"
+            "AIK HUAT HARDWARE\n"
+            "ENTERPRISE (SETIA\n"
+            "ALAM) SDN BHD\n"
+            "        (822737-X)\n"
+            "NO. 17-G, JALAN SETIA INDAH\n"
+            "SEKSYEN U13, 40170 SHAH ALAM\n"
+            "TEL: 012-451793\n")
+    name = "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
+    assert _vendor(make_document, text, "receipt", unsure=("an",))[0] == name
+    # read surely, "An" heads the addressee's block as on a German letter
+    assert _vendor(make_document, text, "receipt")[0] != name
+
+
 def test_a_field_label_over_its_value_heads_no_sender_block(make_document):
     text = ("Walsh Catering Inc.                                 INVOICE\n"
             "130 Market Street\n"
