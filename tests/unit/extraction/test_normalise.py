@@ -155,7 +155,9 @@ def test_infer_decimal_separator(text, expected):
 @pytest.mark.parametrize(("text", "expected"), [
     ("Date: 1770372018", date(2018, 3, 17)),  # "17/03/2018" with both slashes read as 7
     ("31I12I2019", date(2019, 12, 31)),
-    ("27 04-18 16:26 SHO", date(2018, 4, 27)),  # a till timestamp with one separator lost
+    ("27 04-18 16:26 SHO", date(2018, 4, 27)),  # a till timestamp with one separator read as a space
+    ("Date 2512/2018 8:13:39 PM", date(2018, 12, 25)),  # ... or not read at all
+    ("25/122018 20:13", date(2018, 12, 25)),
     ("DATE: 3O/O3/2017", date(2017, 3, 30)),  # digits read as the letters they look like
     ("l7-04-18 16:26", date(2018, 4, 17)),
     ("2S/12/2018", date(2018, 12, 25)),
@@ -179,6 +181,7 @@ def test_a_year_no_business_document_carries_is_no_date(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00", "25/12/2018",
                                   "SO/OS/SOS", "1O-2O-3O", "12/O4/3O18", "CK-11/22/31", "55/03/2018",
-                                  "12/30/3018", "47/88/2018", "10/03/2088", "10/03/1978"])
+                                  "12/30/3018", "47/88/2018", "10/03/2088", "10/03/1978",
+                                  "Invoice 2512/2018", "3412/2018 10:00", "25122018 10:00", "2512/18 10:00"])
 def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
     assert find_misread_dates(text) == []
