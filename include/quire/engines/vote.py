@@ -80,14 +80,15 @@ def vote_readings(first: OcrResult, witnesses: Sequence[OcrResult]) -> OcrResult
     not compared: ``first`` is returned."""
     if not first.words or not witnesses or any(other.rotation != first.rotation for other in witnesses):
         return first
+    groupings = [ink_groups(first.words, other.words)[0] for other in witnesses]
     readings: dict[tuple[int, ...], list[Sequence[Word]]] = {}
-    for other in witnesses:
-        for base, theirs in ink_groups(first.words, other.words)[0]:
+    for groups in groupings:
+        for base, theirs in groups:
             if base and theirs:
                 readings.setdefault(_ids(base), []).append(theirs)
     kept: list[Word] = []
     replaced = False
-    for base, _ in ink_groups(first.words, witnesses[0].words)[0]:
+    for base, _ in groupings[0]:
         winner = _outvoting(base, readings.get(_ids(base), []))
         replaced = replaced or winner is not None
         kept.extend(base if winner is None else winner)
