@@ -227,8 +227,10 @@ _SEPARATOR_MISREAD = re.compile(
     r"(?<![\w.\-/])(\d{1,2})\s?[-/. ]\s?(\d{1,2})\s?[-/.]\s?(\d{4}|\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))")
 #: ... or not read at all between a two-digit day and month, before a four-digit year and a time of day
 #: ("2512/2018 8:13:39 PM", "25/122018 20:13")
-_SEPARATOR_LOST = re.compile(
-    r"(?<![\w.\-/])(?:(\d{2})(\d{2})[-/.]|(\d{2})[-/.](\d{2}))((?:19|20)\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))")
+_SEPARATOR_LOST = (
+    re.compile(r"(?<![\w.\-/])(\d{2})(\d{2})[-/.]((?:19|20)\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))"),
+    re.compile(r"(?<![\w.\-/])(\d{2})[-/.](\d{2})((?:19|20)\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))"),
+)
 
 #: a digit of a numeric date read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018")
 _DIGIT_LOOKALIKES = str.maketrans("OoDQIl|SsBZ", "00001115582")
@@ -298,11 +300,10 @@ def find_misread_dates(text: str) -> list[DateMatch]:
     _DIGITS_MISREAD, _STRAY_MARK_DATE), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in
     reading order."""
     found = _impossible_dates_repaired(text)
-    for pattern in (_SLASHES_MISREAD, _SEPARATOR_MISREAD, _SEPARATOR_LOST, _DIGITS_MISREAD, _STRAY_MARK_DATE):
+    patterns = (_SLASHES_MISREAD, _SEPARATOR_MISREAD, *_SEPARATOR_LOST, _DIGITS_MISREAD, _STRAY_MARK_DATE)
+    for pattern in patterns:
         for m in pattern.finditer(text):
-            if pattern is _SEPARATOR_LOST:
-                first, second, year = int(m[1] or m[3]), int(m[2] or m[4]), int(m[5])
-            elif pattern is _DIGITS_MISREAD:
+            if pattern is _DIGITS_MISREAD:
                 parts = [m[1], m[3], m[4]]
                 if all(part.isdigit() for part in parts) or not any(c.isdigit() for c in "".join(parts)):
                     continue  # a readable date, or letters only ("Il/SS/BOOD" is no date)
