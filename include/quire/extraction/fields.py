@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-80"
+EXTRACTOR_VERSION = "generic-81"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -993,6 +993,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
                                                   or _second_display_line(first_page, name_position, blocked))]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
+    # a wrapped line's pieces come apart as the first line's do ("ALAM) SDN" "BHD")
+    name_segments[1:] = [_widen_name(first_page, first_page.index(segment)) for segment in name_segments[1:]]
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
@@ -1105,17 +1107,22 @@ _BLOCK_LINES = 6
 
 
 def _block_below(segments: Sequence[TextLine], position: int, blocked: set[int]) -> list[int]:
-    """The positions of the lines under the name at ``position`` that overlap it (a receipt centres them),
-    up to a blank line."""
+    """The positions of the segments under the name at ``position`` that overlap it (a receipt centres
+    them), up to a blank line: every such segment of a row, as OCR cuts a smudged line into several
+    ("(3)" / "UL," / "SETIA ALAM" of one address line)."""
     name = segments[position]
-    block, previous = [], name
+    block, previous, lines = [], name, 0
     for offset, below in enumerate(segments[position + 1:], start=position + 1):
-        if below.index == previous.index or _overlap(below, name.x0, name.x1) <= 0:
-            continue  # the rest of a row, or another column
-        if below.top - previous.bottom > below.height or len(block) == _BLOCK_LINES or offset in blocked:
+        if below.index == name.index or _overlap(below, name.x0, name.x1) <= 0:
+            continue  # the rest of the name's row, or another column
+        if below.index == previous.index:
+            block.append(offset)
+            continue
+        if below.top - previous.bottom > below.height or lines == _BLOCK_LINES or offset in blocked:
             break
         block.append(offset)
         previous = below
+        lines += 1
     return block
 
 

@@ -107,6 +107,30 @@ def test_a_name_wrapped_over_lines_ends_at_its_legal_form(make_document):
         "NO. 17-G, JALAN SETIA INDAH, SEKSYEN U13, 40170 SHAH ALAM,")
 
 
+def test_a_wrapped_name_line_takes_its_legal_form_ocr_set_apart(make_document):
+    text = ("   AIK HUAT HARDWARE\n"
+            "   ENTERPRISE (SETIA\n"
+            "   ALAM) SDN    BHD\n"
+            "   NO. 17-G, JALAN SETIA INDAH\n"
+            "   SEKSYEN U13, 40170 SHAH ALAM,\n"
+            "   TEL: 012 - 6651783\n")
+    assert _vendor(make_document, text, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
+
+
+def test_a_piece_of_an_address_line_ocr_cut_apart_heads_no_block_of_its_own(make_document):
+    # the wrapped name's block runs past six lines before its phone: the address line cut into "(3)",
+    # "UL," and "SETIA ALAM" is one line of it, so "SETIA ALAM" over "SEKSYEN ..." / "TEL" is no other issuer
+    text = ("  AIK HUAT HARDWARE\n"
+            "  ENTERPRISE (SETIA\n"
+            "  ALAM) SDN BHD\n"
+            "  NO. 17-G, JALAN SETIA INDAH\n"
+            "  LOT 5, TAMAN SETIA\n"
+            "  (3)    UL,    SETIA ALAM\n"
+            "  SEKSYEN U13, 40170 SHAH ALAM\n"
+            "  TEL: 012 - 6651783\n")
+    assert _vendor(make_document, text, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
+
+
 def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company(make_document):
     assert _vendor(make_document, "OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)\n", "receipt")[0] \
         == "CHEF LEE SDN BHD"
