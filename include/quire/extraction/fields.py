@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-81"
+EXTRACTOR_VERSION = "generic-82"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -880,10 +880,15 @@ def _is_field_label(text: str) -> bool:
     if text.rstrip().endswith(":"):
         return True
     return len(text.split()) <= 3 and (any(pattern.search(text) for _, pattern in labels.DATE_LABELS)
+                                       or _DATE_COMPOUND.search(text) is not None
                                        or labels.CUSTOMER_REFERENCE.search(text) is not None
                                        or labels.ACCOUNT_REFERENCE.search(text) is not None
                                        or labels.ORDER_NUMBER.search(text) is not None
                                        or labels.REFERENCE_FIELD.search(text) is not None)
+
+
+#: a German or Dutch compound naming a date ("Pactuurdatum" as OCR reads Factuurdatum, "Lieferdatum")
+_DATE_COMPOUND = re.compile(r"[^\W\d_]{3,}datum\b", re.IGNORECASE)
 
 
 def _customer_block(segments: Sequence[TextLine], doc_type: str | None = None) -> set[int]:

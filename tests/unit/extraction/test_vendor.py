@@ -235,6 +235,22 @@ def test_a_vendor_named_only_in_the_footer_not_a_table_row_or_the_customer_count
     assert _vendor(make_document, _with_foot(head)) == ("Murphy Foster LLC", "240 Park Street, Seattle, WA 98101")
 
 
+@pytest.mark.parametrize("label", ["Pactuurdatum", "Buchungsdatum"])
+def test_a_date_compound_over_its_date_is_no_vendor_though_ocr_misread_it(make_document, label):
+    """A German or Dutch word for a date, its value on the line below: "Pactuurdatum" as OCR reads Factuurdatum,
+    or a compound the date labels do not list."""
+    head = ["FACTUUR",
+            "Klant",
+            "Reed LLC                      Factuurnummer 202511270",
+            "38 Victoria Works Road        " + label,
+            "Austin, TX 78701              20.05.2025",
+            "",
+            "Qty       Description               Price      Amount",
+            "2         Coffee beans              20.00       40.00",
+            "                                    Total       40.00"]
+    assert _vendor(make_document, _with_foot(head))[0] == "Murphy Foster LLC"
+
+
 @pytest.mark.parametrize("field", ["Account No 95624", "Kunden-Nr. C70562", "PO Ref ORD-465219"])
 def test_a_field_printed_with_its_value_in_the_head_is_no_vendor(make_document, field):
     """The customer's block in the head, a field with its value beside it, the vendor named in the foot."""
