@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-82"
+EXTRACTOR_VERSION = "generic-83"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1157,7 +1157,7 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
     carries no legal form of its own and that it does not repeat (a mark "ACME" over "ACME Trading Ltd").
     Not on a receipt, which prints its trading name over its company's ("AA PHARMACY" / "SUBANG
     HEALTHCARE SDN BHD")."""
-    form = head[position]
+    form = _widen_name(list(head), position)  # "Co." "Ltd" as OCR cuts a spaced legal form apart
     alone = _LEGAL_FORM_ONLY.match(form.text) is not None
     if not alone and (receipt or not _in_display_type(form, head)):
         return position

@@ -139,6 +139,15 @@ def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company
         == "BOOK TA .K(TAMAN DAYA) SDN BHD"
 
 
+def test_a_legal_form_under_its_name_is_found_under_it_though_ocr_cut_the_form_apart(make_document):
+    # "Co." and "Ltd" spaced so widely that OCR made two segments of them: the form starts under "Reed"
+    text = ("Reed                                          INVOICE\n"
+            "Co.    Ltd\n"
+            "Unit 15, 226 Harbour Lane\n"
+            "Bristol BS1 5TR\n")
+    assert _vendor(make_document, text) == ("Reed Co. Ltd", "Unit 15, 226 Harbour Lane, Bristol BS1 5TR")
+
+
 def test_a_name_whose_legal_form_ocr_set_apart_is_read_whole(make_document):
     # OCR spaces bold words widely: "Inc." comes out as a segment of its own beside the name
     text = ("Tax Invoice\n"
