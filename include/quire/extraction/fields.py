@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-83"
+EXTRACTOR_VERSION = "generic-84"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1004,6 +1004,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
                        * min(segment.confidence for segment in name_segments))
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
+    if not labels.LEGAL_FORM.search(name.value):
+        name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     address = _address_below(first_page, name_position, blocked)
     if not address:
         return name, _MISSING
@@ -1280,6 +1282,18 @@ def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
         if segment.top >= _FOOT * page_bottom and position not in blocked and _is_name_like(segment) \
                 and labels.LEGAL_FORM.search(segment.text):
             return position
+    return None
+
+
+def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
+    """The name with its legal form, where the foot of the page prints it so: a letterhead gives the trading
+    name ("Murphy & Palmer"), the foot the company's legal name ("Murphy & Palmer Ltd")."""
+    page_bottom = max(segment.bottom for segment in segments)
+    for segment in segments:
+        text = _repair_name(segment.text.strip())
+        if segment.top >= _FOOT * page_bottom and text[:len(name)].casefold() == name.casefold() \
+                and _LEGAL_FORM_ONLY.match(text[len(name):]):
+            return text
     return None
 
 

@@ -244,6 +244,20 @@ def test_a_vendor_named_only_in_the_footer_not_a_table_row_or_the_customer_count
     assert _vendor(make_document, _with_foot(head)) == ("Murphy Foster LLC", "240 Park Street, Seattle, WA 98101")
 
 
+@pytest.mark.parametrize(("letterhead", "vendor"), [
+    ("Murphy Foster", "Murphy Foster LLC"),  # the legal name in the foot completes the trading name
+    ("Murphy", "Murphy"),  # a foot that goes on with more than a legal form names another company
+])
+def test_the_foot_gives_the_letterhead_name_its_legal_form(make_document, letterhead: str, vendor: str):
+    head = [f"{letterhead}                                  INVOICE",
+            "240 Park Street, Seattle, WA 98101         Invoice No.: 2024-118",
+            "Tel. +1 206 555 0100",
+            "",
+            "Qty       Description               Price      Amount",
+            "2         Coffee beans              20.00       40.00"]
+    assert _vendor(make_document, _with_foot(head))[0] == vendor
+
+
 @pytest.mark.parametrize("label", ["Pactuurdatum", "Buchungsdatum"])
 def test_a_date_compound_over_its_date_is_no_vendor_though_ocr_misread_it(make_document, label):
     """A German or Dutch word for a date, its value on the line below: "Pactuurdatum" as OCR reads Factuurdatum,
