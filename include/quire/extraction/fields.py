@@ -32,11 +32,11 @@ from quire.extraction.normalise import (DateMatch, find_dates, find_misread_date
                                         one_edit_apart)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
-from quire.model import Classification, Extraction, FieldValue, ParsedDocument
+from quire.model import Classification, Extraction, FieldValue, ParsedDocument, Word
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-84"
+EXTRACTOR_VERSION = "generic-85"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1140,15 +1140,35 @@ def _has_contact_details(segments: Sequence[TextLine], block: Sequence[int]) -> 
 
 def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
     """Segments without the short words OCR made of scan specks ("Krüger ss AG", "ee pa"); a legal form
-    ("AG", "KG") is never one. Segments of specks alone are dropped."""
+    ("AG", "KG") is never one. Segments of specks alone are dropped. So are the words OCR made of a logo
+    behind a name: read unsurely over another word of the line read more surely ("Girard & Dubois site SA",
+    "site" at 0.27 over "Dubois"), as no two printed words share their ink."""
+    rows: dict[tuple[int, int], list[Word]] = {}
+    for segment in segments:
+        rows.setdefault((segment.page_number, segment.index), []).extend(segment.words)
     kept = []
     for segment in segments:
-        words = tuple(w for w in segment.words if not is_speck(w) or labels.LEGAL_FORM.fullmatch(w.text.strip(".,")))
+        row = rows[(segment.page_number, segment.index)]
+        words = tuple(w for w in segment.words if not (is_speck(w) or _drawn_over(w, row))
+                      or labels.LEGAL_FORM.fullmatch(w.text.strip(".,")))
         if len(words) == len(segment.words):
             kept.append(segment)
         elif words:
             kept.append(TextLine(segment.page_number, segment.index, words))
     return kept
+
+
+def _drawn_over(word: Word, line_words: Sequence[Word]) -> bool:
+    """Whether OCR read ``word`` unsurely where it read other words more surely: over half its width."""
+    if word.confidence is None or word.confidence >= _LOGO_WORD:
+        return False
+    covered = sum(max(0.0, min(word.x1, other.x1) - max(word.x0, other.x0)) for other in line_words
+                  if other.confidence is not None and other.confidence > word.confidence)
+    return covered > 0.5 * (word.x1 - word.x0)
+
+
+#: a word read less surely than this over another is a logo's shape, not text ("sésame" at 0.02)
+_LOGO_WORD = 0.4
 
 
 def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: int, *, receipt: bool) -> int:

@@ -131,6 +131,19 @@ def test_a_piece_of_an_address_line_ocr_cut_apart_heads_no_block_of_its_own(make
     assert _vendor(make_document, text, "receipt")[0] == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
 
 
+def test_a_logo_read_as_a_word_over_the_name_is_no_part_of_it(make_document):
+    # OCR read the logo behind "Dubois" as "site" (0.27), its box over the surely read name
+    document = make_document("Girard & Dubois SA                      FACTURE\n"
+                             "12 rue de la Paix\n"
+                             "5000 Namur, Belgique\n")
+    page = document.pages[0]
+    dubois = next(w for w in page.words if w.text == "Dubois")
+    logo = replace(dubois, text="site", x0=dubois.x0 + 6, x1=dubois.x1 + 6, confidence=0.27)
+    words = tuple(replace(w, confidence=0.95) for w in page.words) + (logo,)
+    assert _vendor_of(ParsedDocument((replace(page, words=words),))) == (
+        "Girard & Dubois SA", "12 rue de la Paix, 5000 Namur, Belgique")
+
+
 def test_the_operating_company_named_after_owned_by_and_a_person_above_a_company(make_document):
     assert _vendor(make_document, "OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)\n", "receipt")[0] \
         == "CHEF LEE SDN BHD"
