@@ -1179,7 +1179,7 @@ def _mark_above(head: Sequence[TextLine], candidates: Sequence[int], position: i
     carries no legal form of its own and that it does not repeat (a mark "ACME" over "ACME Trading Ltd").
     Not on a receipt, which prints its trading name over its company's ("AA PHARMACY" / "SUBANG
     HEALTHCARE SDN BHD")."""
-    form = _widen_name(list(head), position)  # "Co." "Ltd" as OCR cuts a spaced legal form apart
+    form = _widen_name(head, position)  # "Co." "Ltd" as OCR cuts a spaced legal form apart
     alone = _LEGAL_FORM_ONLY.match(form.text) is not None
     if not alone and (receipt or not _in_display_type(form, head)):
         return position
@@ -1295,12 +1295,17 @@ def _name_part(segment: TextLine) -> TextLine:
 _FOOT = 0.8
 
 
+def _in_foot(segments: Sequence[TextLine]) -> list[int]:
+    """Positions of the segments in the foot of the page, top to bottom."""
+    page_bottom = max(segment.bottom for segment in segments)
+    return [position for position, segment in enumerate(segments) if segment.top >= _FOOT * page_bottom]
+
+
 def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
     """Position of a company name with a legal form in the foot of the page, if one is printed there."""
-    page_bottom = max(segment.bottom for segment in segments)
-    for position, segment in enumerate(segments):
-        if segment.top >= _FOOT * page_bottom and position not in blocked and _is_name_like(segment) \
-                and labels.LEGAL_FORM.search(segment.text):
+    for position in _in_foot(segments):
+        segment = segments[position]
+        if position not in blocked and _is_name_like(segment) and labels.LEGAL_FORM.search(segment.text):
             return position
     return None
 
@@ -1308,16 +1313,14 @@ def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
 def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
     """The name with its legal form, where the foot of the page prints it so: a letterhead gives the trading
     name ("Murphy & Palmer"), the foot the company's legal name ("Murphy & Palmer Ltd")."""
-    page_bottom = max(segment.bottom for segment in segments)
-    for segment in segments:
-        text = _repair_name(segment.text.strip())
-        if segment.top >= _FOOT * page_bottom and text[:len(name)].casefold() == name.casefold() \
-                and _LEGAL_FORM_ONLY.match(text[len(name):]):
+    for position in _in_foot(segments):
+        text = _repair_name(segments[position].text.strip())
+        if text[:len(name)].casefold() == name.casefold() and _LEGAL_FORM_ONLY.match(text[len(name):]):
             return text
     return None
 
 
-def _widen_name(segments: list[TextLine], position: int) -> TextLine:
+def _widen_name(segments: Sequence[TextLine], position: int) -> TextLine:
     """The name segment joined with close neighbours on its row that belong to it: OCR spaces the
     words of bold type widely, so "Bennett & Foster" and "Inc." may come apart as two segments. A legal
     form standing alone takes every piece of its name leftwards on the row, a country mark included
