@@ -239,7 +239,7 @@ BLOCK_GAP_CHARS = 2.5
 
 def split_segments(line: TextLine, gap_chars: float = BLOCK_GAP_CHARS) -> tuple[TextLine, ...]:
     """Cut a line where words are further apart than ``gap_chars`` characters (side-by-side blocks),
-    or where the type size jumps (a logo's large initials beside a line of body text)."""
+    or where a text layer's type size jumps (a logo's large initials beside a line of body text)."""
     limit = gap_chars * line.char_width()
     segments: list[list[Word]] = [[line.words[0]]]
     for previous, word in zip(line.words, line.words[1:], strict=False):
@@ -256,6 +256,15 @@ _SIZE_JUMP = 1.6
 
 
 def _size_jump(a: Word, b: Word) -> bool:
+    """Whether two neighbouring words of a text layer are set in different type sizes.
+
+    OCR's word boxes (words with a confidence) are not compared: they follow the ink, with the descenders
+    and accents of "République" and the specks a scan sets beside "6003", not the type. In the scans of
+    dev 000-059, 119 pairs of neighbouring words were boxed 1.6 times as tall as one another; I found none
+    set in two sizes. The cut took a word (a street number, a postcode, "République") from 15 addresses of
+    dev-scanned and tune-scanned that read whole without it."""
+    if a.confidence is not None or b.confidence is not None:
+        return False
     if not (_FULL_HEIGHT.search(a.text) and _FULL_HEIGHT.search(b.text)):
         return False
     ha, hb = a.bottom - a.top, b.bottom - b.top

@@ -47,6 +47,23 @@ def test_large_logo_initials_are_a_block_of_their_own():
     assert [s.text for s in split_segments(line)] == ["Frankfurt am"]
 
 
+def test_a_scanned_line_is_not_cut_where_ocr_boxed_its_words_unevenly():
+    from quire.extraction.layout import split_segments
+
+    # OCR's boxes as read off dev 004's scan: "République" reaches below the baseline (p, q) and above the
+    # capitals (é), so its box is 1.7 times as tall as "la"'s, in the same type
+    line = group_lines(_page(Word("203,", 78.4, 43.9, 96.8, 52.8, 0.97),
+                             Word("place", 101.0, 43.9, 124.7, 52.8, 0.96),
+                             Word("de", 127.9, 44.1, 138.4, 51.6, 0.97),
+                             Word("la", 142.1, 44.0, 149.5, 51.4, 0.96),
+                             Word("République", 153.5, 42.2, 205.1, 54.9, 0.96)))[0]
+    assert [s.text for s in split_segments(line)] == ["203, place de la République"]
+    # dev 075: specks boxed with the postcode make it 2.4 times as tall as its town
+    line = group_lines(_page(Word("6003", 38.3, 83.3, 55.3, 98.2, 0.96),
+                             Word("Luzern", 58.3, 85.3, 83.7, 91.5, 0.97)))[0]
+    assert [s.text for s in split_segments(line)] == ["6003 Luzern"]
+
+
 def test_a_value_wider_than_its_label_is_read_whole_below_it():
     from quire.extraction.layout import text_below
 
