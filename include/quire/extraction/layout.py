@@ -235,15 +235,21 @@ def _much_taller(a: Word, b: Word) -> bool:
 
 #: words further apart than this many characters stand in different blocks (cells, columns, side-by-side text)
 BLOCK_GAP_CHARS = 2.5
+#: ... or, after a word ending with a comma, this many times as far apart
+_AFTER_COMMA = 2
 
 
 def split_segments(line: TextLine, gap_chars: float = BLOCK_GAP_CHARS) -> tuple[TextLine, ...]:
-    """Cut a line where words are further apart than ``gap_chars`` characters (side-by-side blocks),
-    or where a text layer's type size jumps (a logo's large initials beside a line of body text)."""
+    """Cut a line where words are further apart than ``gap_chars`` characters (side-by-side blocks; twice
+    as far after a comma), or where a text layer's type size jumps (a logo's large initials beside a line
+    of body text)."""
     limit = gap_chars * line.char_width()
     segments: list[list[Word]] = [[line.words[0]]]
     for previous, word in zip(line.words, line.words[1:], strict=False):
-        if word.x0 - previous.x1 > limit or _size_jump(previous, word):
+        # a comma says the text goes on: "Austin," "TX 78701", where OCR boxed the small capitals narrower
+        # than their ink and so widened the space before them
+        gap_limit = _AFTER_COMMA * limit if previous.text.endswith(",") else limit
+        if word.x0 - previous.x1 > gap_limit or _size_jump(previous, word):
             segments.append([])
         segments[-1].append(word)
     return tuple(TextLine(line.page_number, line.index, tuple(words)) for words in segments)

@@ -64,6 +64,21 @@ def test_a_scanned_line_is_not_cut_where_ocr_boxed_its_words_unevenly():
     assert [s.text for s in split_segments(line)] == ["6003 Luzern"]
 
 
+def test_a_line_goes_on_after_a_comma_across_a_wider_space():
+    from quire.extraction.layout import split_segments
+
+    # tune 105's footer as OCR boxed it: "TX" 3.3 points wide, so the space before it reads as 8 points
+    boxes = [("112", 54.9, 63.0), ("Maple", 66.4, 83.0), ("Road,", 85.6, 99.5), ("Austin,", 104.1, 123.0),
+             ("TX", 131.0, 134.3), ("78701", 137.7, 153.0), ("Bank", 439.2, 452.6),
+             ("details:", 455.5, 472.8)]
+    line = group_lines(_page(*(Word(text, x0, 732.5, x1, 737.2, 0.96) for text, x0, x1 in boxes)))[0]
+    assert [s.text for s in split_segments(line)] == ["112 Maple Road, Austin, TX 78701", "Bank details:"]
+    # the same space after a word without a comma parts two blocks
+    without_commas = (Word(text.rstrip(","), x0, 732.5, x1, 737.2, 0.96) for text, x0, x1 in boxes)
+    line = group_lines(_page(*without_commas))[0]
+    assert [s.text for s in split_segments(line)] == ["112 Maple Road Austin", "TX 78701", "Bank details:"]
+
+
 def test_a_value_wider_than_its_label_is_read_whole_below_it():
     from quire.extraction.layout import text_below
 
