@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-87"
+EXTRACTOR_VERSION = "generic-88"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1007,6 +1007,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not labels.LEGAL_FORM.search(name.value):
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     address = _address_below(first_page, name_position, blocked)
+    if not address or min(segment.confidence for segment in address) < _SURE_NAME:
+        address = _surer_address_in_foot(first_page, name.value, address, blocked) or address
     if not address:
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
@@ -1317,6 +1319,21 @@ def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
         text = _repair_name(segments[position].text.strip())
         if text[:len(name)].casefold() == name.casefold() and _LEGAL_FORM_ONLY.match(text[len(name):]):
             return text
+    return None
+
+
+def _surer_address_in_foot(segments: Sequence[TextLine], name: str, address: Sequence[TextLine],
+                           blocked: set[int]) -> list[TextLine] | None:
+    """The address the foot of the page prints under the vendor's name, where OCR read it more surely than
+    the address under the letterhead's name (a scan's head blurred to "ibe sah ovr, anchester", its foot
+    "170 King Street, Manchester M1 1AE")."""
+    head = min((segment.confidence for segment in address), default=0.0)
+    for position in _in_foot(segments):
+        if _repair_name(segments[position].text.strip()).casefold() != name.casefold():
+            continue
+        below = _address_below(segments, position, blocked)
+        if below and min(segment.confidence for segment in below) > head:
+            return below
     return None
 
 

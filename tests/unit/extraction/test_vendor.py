@@ -770,3 +770,18 @@ def test_the_legal_form_read_as_vor_under_the_name_is_no_address_line(make_docum
             "Prinsenlaan 162\n"
             "2000 Antwerpen\n")
     assert _vendor(make_document, text) == ("Kantoorartikelen Visser V.O.F.", "Prinsenlaan 162, 2000 Antwerpen")
+
+
+@pytest.mark.parametrize(("street", "town", "address"), [
+    ("ibe sah ovr", "anchester", "240 Park Street, Seattle, WA 98101"),  # blurred in the head: the foot's
+    ("12 Market Road", "Austin, TX 78701", "12 Market Road, Austin, TX 78701"),  # read surely: the head's
+])
+def test_the_foot_gives_the_address_where_the_head_s_reads_unsurely(make_document, street, town, address):
+    head = ["Murphy Foster LLC                                  INVOICE",
+            f"{street:<35}         Invoice No.: 2024-118",
+            town,
+            "",
+            "Qty       Description               Price      Amount",
+            "2         Coffee beans              20.00       40.00"]
+    unsure = ("ibe", "sah", "ovr", "anchester")
+    assert _vendor(make_document, _with_foot(head), unsure=unsure) == ("Murphy Foster LLC", address)
