@@ -1007,8 +1007,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not labels.LEGAL_FORM.search(name.value):
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     address = _address_below(first_page, name_position, blocked)
-    if not address or min(segment.confidence for segment in address) < _SURE_NAME:
-        address = _surer_address_in_foot(first_page, name.value, address, blocked) or address
+    address = _surer_address_in_foot(first_page, name.value, address, blocked) or address
     if not address:
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
@@ -1324,10 +1323,12 @@ def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
 
 def _surer_address_in_foot(segments: Sequence[TextLine], name: str, address: Sequence[TextLine],
                            blocked: set[int]) -> list[TextLine] | None:
-    """The address the foot of the page prints under the vendor's name, where OCR read it more surely than
-    the address under the letterhead's name (a scan's head blurred to "ibe sah ovr, anchester", its foot
-    "170 King Street, Manchester M1 1AE")."""
+    """The address the foot of the page prints under the vendor's name, where OCR read the letterhead's
+    ``address`` unsurely and the foot's more surely (a scan's head blurred to "ibe sah ovr, anchester", its
+    foot "170 King Street, Manchester M1 1AE")."""
     head = min((segment.confidence for segment in address), default=0.0)
+    if head >= _SURE_ADDRESS:
+        return None
     for position in _in_foot(segments):
         if _repair_name(segments[position].text.strip()).casefold() != name.casefold():
             continue
@@ -1335,6 +1336,10 @@ def _surer_address_in_foot(segments: Sequence[TextLine], name: str, address: Seq
         if below and min(segment.confidence for segment in below) > head:
             return below
     return None
+
+
+#: an address whose every line OCR read at least this surely is the letterhead's as printed
+_SURE_ADDRESS = 0.7
 
 
 def _widen_name(segments: Sequence[TextLine], position: int) -> TextLine:

@@ -266,7 +266,7 @@ def _size_jump(a: Word, b: Word) -> bool:
 
     OCR's word boxes (words with a confidence) are not compared: they follow the ink, with the descenders
     and accents of "République" and the specks a scan sets beside "6003", not the type. In the scans of
-    dev 000-059, 119 pairs of neighbouring words were boxed 1.6 times as tall as one another; I found none
+    dev 000-059, 119 pairs of neighbouring words were boxed 1.6 times as tall as one another, none of them
     set in two sizes. The cut took a word (a street number, a postcode, "République") from 15 addresses of
     dev-scanned and tune-scanned that read whole without it."""
     if a.confidence is not None or b.confidence is not None:
