@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-88"
+EXTRACTOR_VERSION = "generic-89"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -69,10 +69,18 @@ def extract_fields(parsed: ParsedDocument, classification: Classification, *,
     if template is not None:
         fields.update(apply_template(template, context))
     table = replace(table, items=with_credit_signs(table.items, _net_amount(fields)))
-    validation, routing = validate_extraction(fields, table, classification.doc_type, settings.review_confidence)
+    validation, routing = validate_extraction(fields, table, classification.doc_type, settings.review_confidence,
+                                              adjusted=_prints_adjustment(context))
     return Extraction(fields=fields, line_items=table.items, validation=validation, routing=routing,
                       extractor_version=EXTRACTOR_VERSION,
                       template=template.reference if template is not None else None)
+
+
+def _prints_adjustment(context: DocumentContext) -> bool:
+    """Whether a line prices a discount, a further charge or a rounding ("DISCOUNT -30.00", "SERV CHARGE 10%
+    4.96", "ROUNDING ADJ -0.03"): what takes a total away from subtotal plus tax."""
+    return any((labels.TOTALS_ADJUSTMENT.search(line.text) or labels.OTHER_CHARGE.search(line.text))
+               and any(n.value for n in _money(line, context)) for line in context.lines)
 
 
 def _net_amount(fields: dict[str, FieldValue]) -> Decimal | None:

@@ -56,7 +56,9 @@ class LineItemTable:
 
     items: tuple[LineItem, ...]
     rows_seen: int  # lines in the table region that carry a money amount
-    header_found: bool
+    #: the document marks its rows (a table header, or a receipt's "quantity x price" lines), so
+    #: ``rows_seen`` can be held against the rows read
+    rows_countable: bool
 
 
 def find_header(line: TextLine) -> tuple[Column, ...] | None:
@@ -252,7 +254,7 @@ def extract_line_items(lines: Sequence[TextLine], decimal_separator: str | None)
     # an amount alone names no item: a totals line whose label OCR lost
     items = [item for item in items if item.description or item.quantity is not None or item.unit_price is not None]
     if not items:  # a header whose amount column we cannot name ("Value", "Ext."): rows by arithmetic
-        return replace(_arithmetic_table(lines, decimal_separator), rows_seen=rows_seen, header_found=True)
+        return replace(_arithmetic_table(lines, decimal_separator), rows_seen=rows_seen, rows_countable=True)
     return LineItemTable(tuple(items), rows_seen, header_found)
 
 
@@ -490,24 +492,38 @@ _TIMES = re.compile(r"^(?P<before>.*?)(?<![^\W_]|[.,])(?P<qty>\d+(?:[.,]\d+)?)\s
                     r"(?P<price>(?:RM|[$€£])?\s?\d(?:[\d.,']*\d)?)[:;.,]*(?P<after>\s.*)?$", re.IGNORECASE)
 
 
+_CENTS = re.compile(r"[.,]\d{2}$")
+
+
+def _priced_times(text: str) -> bool:
+    """Whether a line prints a quantity times a price with its cents, as a receipt's rows do ("6*1" in
+    "TWIST DRILL 6*1" is a size)."""
+    match = _TIMES.match(text)
+    return match is not None and _CENTS.search(match["price"]) is not None
+
+
 def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
     """Rows of a receipt without a table header: "quantity x unit price ... amount", described on the
     same line before the quantity or on the line above. Reading stops at the first totals line
-    after a row; ``header_found`` stays False (nothing to count rows against)."""
+    after a row. Every "quantity x price" line is a row seen, so a row whose amount OCR garbled
+    ("2,25 x 32,76 T3374") is counted as unread instead of vanishing from the receipt."""
     rows: list[LineItem] = []
+    rows_seen = 0
     previous: TextLine | None = None
     for line in lines:
-        if rows and amount_role(line.text) is not None:
+        if rows_seen and amount_role(line.text) is not None:
             break
         match = _TIMES.match(line.text)
         numbers = find_numbers(line, decimal_separator)
+        if _priced_times(line.text):
+            rows_seen += 1
         if match is not None and numbers and numbers[-1].has_fraction:
             quantity = parse_amount(match["qty"], decimal_separator)
             unit_price = parse_amount(match["price"], decimal_separator)
             amount = numbers[-1].value
             description = match["before"].strip()
             if not _LETTER.search(description) and previous is not None \
-                    and previous.page_number == line.page_number and _TIMES.match(previous.text) is None \
+                    and previous.page_number == line.page_number and not _priced_times(previous.text) \
                     and not any(n.has_fraction for n in find_numbers(previous, decimal_separator)):
                 description = " ".join(w.text for w in _without_stray_tail(list(previous.words), previous,
                                                                            stray=_is_unsure_and_short))
@@ -517,7 +533,7 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
                 rows.append(LineItem(_SQUARE_METRE.sub("m²", " ".join(description.split())), format_quantity(quantity),
                                      format_amount(unit_price), format_amount(amount), confidence))
         previous = line
-    return LineItemTable(tuple(rows), len(rows), False)
+    return LineItemTable(tuple(rows), rows_seen, bool(rows_seen))
 
 
 #: a word that is only a currency, printed beside the number it belongs to ("$", "EUR")

@@ -1,8 +1,10 @@
 """Validation rules and routing: AUTO, REVIEW (a person should look) or BLOCKED (a business rule broke).
 
-A failed arithmetic rule is only *blocking* when every amount it used was read with
-at least the review confidence: if an amount may be misread, the failure says more
-about the reading than about the document, and a person should review it instead.
+A failed arithmetic rule is only *blocking* when the document itself must be at fault: every
+amount it used was read with at least the review confidence, no row the table shows went
+unread, and the totals print no discount, charge or rounding line the rule cannot account for.
+Otherwise the failure says more about the reading than about the document, and a person should
+review it instead.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from quire.model import FieldValue, LineItem, Routing, ValidationResult
 
 #: rounding allowed per line when lines are summed (each printed amount may be rounded by half a cent)
 ROUNDING_PER_LINE = Decimal("0.01")
+#: what rounding a total to the smallest coin moves it by (to 5 cents or 5 sen: 0.02 at most)
+CASH_ROUNDING = Decimal("0.02")
 
 REQUIRED_FIELDS: Mapping[str, tuple[str, ...]] = {
     "invoice": ("vendor_name", "invoice_number", "issue_date", "total_amount", "currency"),
@@ -29,15 +33,21 @@ def _amount(field: FieldValue | None) -> Decimal | None:
 
 
 def validate_extraction(fields: Mapping[str, FieldValue], table: LineItemTable, doc_type: str,
-                        review_confidence: float) -> tuple[tuple[ValidationResult, ...], Routing]:
-    """Run every rule in a fixed order and decide the routing from the failures."""
+                        review_confidence: float, *, adjusted: bool = False,
+                        ) -> tuple[tuple[ValidationResult, ...], Routing]:
+    """Run every rule in a fixed order and decide the routing from the failures.
+
+    ``adjusted``: the totals print a discount, a further charge or a rounding, which the sums
+    below do not read, so a sum that fails asks for review instead of blocking.
+    """
+    unread_rows = table.rows_countable and len(table.items) < table.rows_seen
     results = [
         *_required_fields(fields, doc_type),
         *_low_confidence(fields, review_confidence),
         *_row_arithmetic(table.items),
         _row_count(table),
-        *_lines_match_totals(fields, table.items, review_confidence),
-        *_totals_add_up(fields, review_confidence),
+        *_lines_match_totals(fields, table.items, review_confidence, decisive=not (unread_rows or adjusted)),
+        *_totals_add_up(fields, review_confidence, decisive=not adjusted),
         *_sign(fields, doc_type, review_confidence),
     ]
     return tuple(results), route(results)
@@ -79,43 +89,56 @@ def _row_arithmetic(items: Sequence[LineItem]) -> list[ValidationResult]:
 
 def _row_count(table: LineItemTable) -> ValidationResult:
     """Every row the table shows with a money amount should have become a line item."""
-    if not table.header_found:
+    if not table.rows_countable:
         return ValidationResult("row_count", True, "no item table found")
     ok = len(table.items) == table.rows_seen
     return ValidationResult("row_count", ok, "" if ok else f"read {len(table.items)} of {table.rows_seen} rows")
 
 
-def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineItem],
-                        review_confidence: float) -> list[ValidationResult]:
+def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineItem], review_confidence: float,
+                        *, decisive: bool) -> list[ValidationResult]:
+    """The line amounts add up to the subtotal, to the total less tax, or to the total itself (prices with
+    tax included, as tills print them), each printed amount rounded by up to a cent and a total by the
+    smallest coin."""
     amounts = [Decimal(item.amount) for item in items if item.amount is not None]
     if not amounts:
         return []
     subtotal, tax, total = (fields.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount"))
-    # lines add up to the subtotal; without one, to the total less tax (or to the total itself)
+    targets: list[tuple[str, Decimal, Decimal]] = []  # (what, amount, rounding beyond the lines' own)
     if _amount(subtotal) is not None:
-        target, used = _amount(subtotal), [subtotal]
-    elif _amount(total) is not None:
-        target = _amount(total) - (_amount(tax) or Decimal(0))  # type: ignore[operator]
-        used = [total, tax]
-    else:
+        targets.append(("subtotal", _amount(subtotal), Decimal(0)))  # type: ignore[arg-type]
+    if _amount(total) is not None:
+        if _amount(tax):
+            targets.append(("total less tax", _amount(total) - _amount(tax), CASH_ROUNDING))  # type: ignore[operator]
+        targets.append(("total", _amount(total), CASH_ROUNDING))  # type: ignore[arg-type]
+    if not targets:
         return []
     lines_sum = sum(amounts, Decimal(0))
-    ok = abs(lines_sum - target) <= ROUNDING_PER_LINE * len(amounts)  # type: ignore[operator]
-    sure = ok or _all_sure(used, review_confidence) and all(i.confidence >= review_confidence for i in items)
-    return [ValidationResult("lines_match_total", ok, "" if ok else f"lines sum to {lines_sum}, expected {target}",
+    ok = any(abs(lines_sum - amount) <= ROUNDING_PER_LINE * len(amounts) + rounding for _, amount, rounding in targets)
+    sure = decisive and _all_sure([subtotal, total, tax], review_confidence) \
+        and all(i.confidence >= review_confidence for i in items)
+    named: dict[Decimal, str] = {}
+    for what, amount, _ in targets:
+        named.setdefault(amount, what)  # a subtotal equal to the total less tax is named once
+    expected = " or ".join(f"{amount} ({what})" for amount, what in named.items())
+    return [ValidationResult("lines_match_total", ok, "" if ok else f"lines sum to {lines_sum}, expected {expected}",
                              blocking=not ok and sure)]
 
 
-def _totals_add_up(fields: Mapping[str, FieldValue], review_confidence: float) -> list[ValidationResult]:
+def _totals_add_up(fields: Mapping[str, FieldValue], review_confidence: float, *,
+                   decisive: bool) -> list[ValidationResult]:
+    """Subtotal plus tax is the total, give or take the total's rounding to the smallest coin. A subtotal equal
+    to the total fails without blocking: it may be a subtotal with the tax included, as receipts print it."""
     subtotal, tax, total = (fields.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount"))
     values = [_amount(subtotal), _amount(tax), _amount(total)]
     if any(v is None for v in values):
         return []
     expected = values[0] + values[1]  # type: ignore[operator]
-    ok = abs(expected - values[2]) <= ROUNDING_PER_LINE  # type: ignore[operator]
+    ok = abs(expected - values[2]) <= ROUNDING_PER_LINE + CASH_ROUNDING  # type: ignore[operator]
+    decisive = decisive and values[0] != values[2]
     return [ValidationResult("subtotal_plus_tax_equals_total", ok,
                              "" if ok else f"{values[0]} + {values[1]} != {values[2]}",
-                             blocking=not ok and _all_sure([subtotal, tax, total], review_confidence))]
+                             blocking=not ok and decisive and _all_sure([subtotal, tax, total], review_confidence))]
 
 
 def _sign(fields: Mapping[str, FieldValue], doc_type: str, review_confidence: float) -> list[ValidationResult]:

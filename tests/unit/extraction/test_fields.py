@@ -145,6 +145,26 @@ TOTAL                             8.49
     assert values["currency"] == "MYR"
 
 
+@pytest.mark.parametrize(("adjustment", "routing"), [
+    ("DISCOUNT                        -30.00", Routing.REVIEW),
+    ("SERV CHARGE 10%                   4.96", Routing.REVIEW),
+    ("DISCOUNT                          0.00", Routing.BLOCKED),  # no discount given: the sum is simply wrong
+])
+def test_a_discount_or_charge_in_the_totals_leaves_a_failed_sum_to_review(make_document, adjustment, routing):
+    # SROIE 037's totals: subtotal + GST is not the total, and the lines between say why
+    receipt = f"""
+WARAKUYA PERMAS CITY SDN BHD
+DATE: 10/03/2018 5:41:06
+SUBTOTAL                           79.60
+{adjustment}
+GST @ 6%                            3.27
+TOTAL AMOUNT:                      57.80
+"""
+    extraction = extract_fields(make_document(receipt), Classification("receipt", 0.9, "test"), settings=SETTINGS)
+    assert _values(extraction)["total_amount"] == "57.80"
+    assert extraction.routing is routing, extraction.validation
+
+
 def test_every_field_is_present_even_when_nothing_is_found(make_document):
     extraction = extract_fields(make_document("nothing useful here"), INVOICE, settings=SETTINGS)
     assert tuple(extraction.fields) == FIELD_NAMES

@@ -26,7 +26,7 @@ ACME Ltd                                   INVOICE
         ("Red widget, large", "1", "1250.00", "1250.00"),
         ("Shipping 2 boxes", "1", "7.50", "7.50"),
     ]
-    assert table.header_found and table.rows_seen == 3
+    assert table.rows_countable and table.rows_seen == 3
 
 
 def test_german_table_with_decimal_commas_and_a_vat_column(make_document):
@@ -87,7 +87,7 @@ Item four              1    40.00     40.00
 
 def test_no_header_no_items(make_document):
     rows, table = _rows(make_document("Dear Sir,\nPlease find 2 parcels worth 10.00 each.\n"))
-    assert rows == [] and not table.header_found
+    assert rows == [] and not table.rows_countable
 
 
 def test_an_item_column_before_the_description_only_numbers_rows(make_document):
@@ -126,7 +126,22 @@ Summe                             131,42
         ("Reiskosten", "3", "16.03", "48.09"),
         ("Koffiebonen", "5.75", "4.06", "23.35"),
     ]
-    assert not table.header_found
+    assert table.rows_countable and table.rows_seen == 5
+
+
+def test_a_receipt_row_whose_amount_ocr_garbled_is_counted_as_unread(make_document):
+    # the demo's receipt photo: "73,71" read as "T3374"; "6*1" in a description is a size, not a row
+    rows, table = _rows(make_document("""
+Installation et mise en service
+   20 x 16,98                   339,60
+Formation du personnel
+   2,25 x 32,76                  T3374
+HSS TWIST DRILL 6*1
+   1 x 3,30                        3,30
+Total HT                        342,90
+"""), ",")
+    assert [r[0] for r in rows] == ["Installation et mise en service", "HSS TWIST DRILL 6*1"]
+    assert table.rows_countable and table.rows_seen == 3
 
 
 def test_a_quantity_times_price_that_does_not_give_the_amount_is_no_row(make_document):
@@ -328,7 +343,7 @@ Paper A4 80 g/m2, box        25       392.00   9,800.00
 """))
     assert rows == [("Blue widgets", "2", "10.00", "20.00"), ("Red widget, large", "1", "1250.00", "1250.00"),
                     ("Consulting hours", "3", "120.00", "360.00"), ("Paper A4 80 g/m², box", "25", "392.00", "9800.00")]
-    assert not table.header_found
+    assert not table.rows_countable
 
 
 def test_a_header_of_unknown_words_or_without_an_amount_column_leaves_rows_to_arithmetic(make_document):
@@ -346,7 +361,7 @@ Consulting                           1.5     100.00       150.00
 """))
     assert unknown == [("Consulting", "3", "120.00", "360.00"), ("Travel", "1", "80.00", "80.00")]
     assert no_amount == [("Widgets", "2", "10.00", "20.00"), ("Consulting", "1.5", "100.00", "150.00")]
-    assert table.header_found
+    assert table.rows_countable
 
 
 def test_quantity_times_price_printed_under_the_description_of_the_line_above(make_document):
