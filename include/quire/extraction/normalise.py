@@ -355,26 +355,37 @@ def infer_date_order(dates: list[DateMatch], language: str | None, currency: str
 # -- currencies ------------------------------------------------------------------------------------------
 
 _ISO_CURRENCIES = ("EUR", "USD", "GBP", "MYR", "CHF", "SGD", "JPY", "CAD", "AUD", "SEK", "NOK", "DKK", "PLN")
+
+
+def _pricing(symbol: str, *, cents: bool) -> re.Pattern[str]:
+    """A currency sign where it prices something: before or after an amount (with its cents where the
+    currency has them: "$45.00", "$ 1,234.50", "$-45.00", "12,50 $", "¥1200"), or a column's unit ("Amount ($)").
+    A sign glued to a bare number ("$0", "$617", "Debiteur: $4275", "£657 @ 6%") or to no number at all
+    ("822737-¥" for "822737-X") is OCR's reading of a letter, a digit or a stain far more often than a price."""
+    amount = r"[-\u2212]?\d[\d,.' ]*?[.,]\d\d(?!\d)" if cents else r"[-\u2212]?\d"
+    before = r"\d[.,]\d\d" if cents else r"\d"
+    return re.compile(rf"{symbol}[^\S\n]*{amount}|{before}[^\S\n]*{symbol}|\([^\S\n]*{symbol}[^\S\n]*\)")
+
+
 _CURRENCY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     *((code, re.compile(rf"(?<![A-Za-z]){code}(?![A-Za-z])")) for code in _ISO_CURRENCIES),
     ("EUR", re.compile(r"€|\beuros?\b", re.IGNORECASE)),
-    ("GBP", re.compile(r"£|\bpounds? sterling\b", re.IGNORECASE)),
+    ("GBP", _pricing("£", cents=True)),
+    ("GBP", re.compile(r"\bpounds? sterling\b", re.IGNORECASE)),
     ("MYR", re.compile(r"(?<![A-Za-z])RM(?=\s?\d|\)|\s*$|\s)|\bringgit\b", re.IGNORECASE | re.MULTILINE)),
     ("USD", re.compile(r"(?<![A-Z])US\$|\bdollars?\b", re.IGNORECASE)),
-    ("JPY", re.compile(r"¥")),
+    ("JPY", _pricing("¥", cents=False)),  # the yen has no cents
 )
-#: a "$" that prices something: before or after an amount with its cents ("$45.00", "$ 1,234.50", "$-45.00",
-#: "12,50 $"), or a column's unit ("Amount ($)"). One glued to a bare number ("$0", "$617", "Debiteur: $4275") is OCR's
-#: reading of an "S", a "5" or a stain far more often than a price in whole dollars
-_DOLLAR = re.compile(r"\$[^\S\n]*[-\u2212]?\d[\d,.' ]*?[.,]\d\d(?!\d)|\d[.,]\d\d[^\S\n]*\$|\([^\S\n]*\$[^\S\n]*\)")
+#: a bare "$" prices something in dollars of some country: USD only where nothing more specific is printed
+_DOLLAR = _pricing(r"\$", cents=True)
 
 
 def detect_currency(text: str) -> str | None:
     """The ISO 4217 code a document's amounts are in, from codes, symbols and words.
 
     "RM" is the Malaysian ringgit. A bare "$" counts for USD only when nothing more
-    specific is printed, because receipts in ringgit also print "$" now and then, and only
-    where it prices something (``_DOLLAR``).
+    specific is printed, because receipts in ringgit also print "$" now and then. Signs count only
+    where they price something (:func:`_pricing`).
     """
     counts: dict[str, int] = {}
     for code, pattern in _CURRENCY_PATTERNS:

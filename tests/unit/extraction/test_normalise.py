@@ -128,6 +128,11 @@ def test_infer_date_order(text, language, currency, expected):
     ("Debiteur: $4275  Totaal 16.853,06", None),  # an S or a 5 read as "$", glued to a bare number
     ("Fahrtkosten 1,00 76,37\n$0 Druck Flyer 1,00 50,00", None),  # nor is an amount on the line above its price
     ("Betrag 45,00 CHF", "CHF"),
+    ("Total ¥1,200", "JPY"),
+    ("Amount (£)  45.00", "GBP"),
+    # SROIE 507 read from a photo: "822737-X" as "822737-¥", "GST @ 6%" as "£657 @ 6%"
+    ("AIK HUAT HARDWARE 822737-¥ TOTAL 6.00", None),
+    ("SUB-TOTAL (GST) 6.00\n£657 @ 6% INCLUDED IN TOTAL", None),
     ("no money here", None),
 ])
 def test_detect_currency(text, expected):
