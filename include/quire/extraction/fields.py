@@ -36,7 +36,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-90"
+EXTRACTOR_VERSION = "generic-91"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -430,7 +430,9 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
         fallback = _unlabelled_date(context, claimed)
         if fallback is not None:
             match, line = fallback
-            values["issue_date"] = _date_value(match, context, _FALLBACK * line.confidence)
+            # a date stamped with the time after it ("19-09-17 15:39") is a till's record of the sale itself
+            sure = _LABELLED_BELOW if _TIME.search(line.text[match.end:]) else _FALLBACK
+            values["issue_date"] = _date_value(match, context, sure * line.confidence)
     if "issue_date" not in values:
         misread = _misread_date(context)
         if misread is not None:

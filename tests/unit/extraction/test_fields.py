@@ -198,6 +198,8 @@ CASH RM 50.00
 """)
     fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert fields["issue_date"].value == "2017-09-19"
+    # stamped with the time of the sale: as sure as a labelled date, so the receipt needs no review for it
+    assert fields["issue_date"].confidence >= SETTINGS.review_confidence
 
 
 def test_total_payable_after_a_per_rate_total_that_adds_up_is_the_total(make_document):
