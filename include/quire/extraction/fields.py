@@ -32,11 +32,11 @@ from quire.extraction.normalise import (DateMatch, find_dates, find_misread_date
                                         one_edit_apart)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
-from quire.model import Classification, Extraction, FieldValue, ParsedDocument, Word
+from quire.model import Classification, Extraction, FieldValue, ParsedDocument, TextMethod, Word
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-91"
+EXTRACTOR_VERSION = "generic-92"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -70,7 +70,8 @@ def extract_fields(parsed: ParsedDocument, classification: Classification, *,
         fields.update(apply_template(template, context))
     table = replace(table, items=with_credit_signs(table.items, _net_amount(fields)))
     validation, routing = validate_extraction(fields, table, classification.doc_type, settings.review_confidence,
-                                              adjusted=_prints_adjustment(context))
+                                              adjusted=_prints_adjustment(context),
+                                              read_by_ocr=any(page.method is TextMethod.OCR for page in parsed.pages))
     return Extraction(fields=fields, line_items=table.items, validation=validation, routing=routing,
                       extractor_version=EXTRACTOR_VERSION,
                       template=template.reference if template is not None else None)
@@ -581,8 +582,29 @@ def find_amounts(context: DocumentContext, doc_type: str | None = None) -> dict[
             tax = _unreadable_part("tax_amount", chosen, candidates, context)
             if tax is not None:
                 chosen["tax_amount"] = tax
+        if not _prints_adjustment(context):
+            _repair_misread_part(chosen)
         _credit_signs(chosen)
     return chosen
+
+
+def _repair_misread_part(chosen: dict[str, FieldValue]) -> None:
+    """The subtotal or the tax read back where OCR misread one character of it, so that subtotal + tax = total
+    again ("2235.30" for 22235.30 over a subtotal of 105882.36 and a total of 128117.66; "-64.48" that lost its
+    sign). Only where one of the two alone can be the misread one: a misread last digit of either would fit,
+    so the other then stays as read, and so do both."""
+    parts = [chosen.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount")]
+    if any(part is None or not part.value for part in parts):
+        return
+    subtotal, tax, total = (Decimal(part.value) for part in parts)  # type: ignore[union-attr, arg-type]
+    if abs(subtotal + tax - total) <= _ROUNDING_STEP:
+        return
+    implied = {"subtotal_amount": total - tax, "tax_amount": total - subtotal}
+    misread = [name for name, value in implied.items()
+               if value * total >= 0 and _one_edit(value, Decimal(chosen[name].value))]  # type: ignore[arg-type]
+    if len(misread) == 1:
+        name = misread[0]
+        chosen[name] = FieldValue(format_amount(implied[name]), min(chosen[name].confidence, _MISREAD))
 
 
 def _credit_signs(chosen: dict[str, FieldValue]) -> None:

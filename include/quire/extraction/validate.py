@@ -1,8 +1,9 @@
 """Validation rules and routing: AUTO, REVIEW (a person should look) or BLOCKED (a business rule broke).
 
 A failed arithmetic rule is only *blocking* when the document itself must be at fault: every
-amount it used was read with at least the review confidence, no row the table shows went
-unread, and the totals print no discount, charge or rounding line the rule cannot account for.
+amount it used was read with at least the review confidence, every row was read whole (as many
+as the table shows, each quantity x price its amount), and the totals print no discount, charge
+or rounding line the rule cannot account for.
 Otherwise the failure says more about the reading than about the document, and a person should
 review it instead.
 """
@@ -13,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from quire.extraction.line_items import LineItemTable
+from quire.extraction.normalise import format_amount, one_edit_apart
 from quire.model import FieldValue, LineItem, Routing, ValidationResult
 
 #: rounding allowed per line when lines are summed (each printed amount may be rounded by half a cent)
@@ -33,21 +35,23 @@ def _amount(field: FieldValue | None) -> Decimal | None:
 
 
 def validate_extraction(fields: Mapping[str, FieldValue], table: LineItemTable, doc_type: str,
-                        review_confidence: float, *, adjusted: bool = False,
+                        review_confidence: float, *, adjusted: bool = False, read_by_ocr: bool = False,
                         ) -> tuple[tuple[ValidationResult, ...], Routing]:
     """Run every rule in a fixed order and decide the routing from the failures.
 
     ``adjusted``: the totals print a discount, a further charge or a rounding, which the sums
     below do not read, so a sum that fails asks for review instead of blocking.
+    ``read_by_ocr``: the amounts were recognised from an image, so a sum that one misread
+    character would mend asks for review; a text layer's characters are the document's own.
     """
-    unread_rows = table.rows_countable and len(table.items) < table.rows_seen
+    rows = [*_row_arithmetic(table.items), _row_count(table)]
+    misread_rows = not all(r.ok for r in rows)  # a row that does not multiply out, or one too many or too few
     results = [
         *_required_fields(fields, doc_type),
         *_low_confidence(fields, review_confidence),
-        *_row_arithmetic(table.items),
-        _row_count(table),
-        *_lines_match_totals(fields, table.items, review_confidence, decisive=not (unread_rows or adjusted)),
-        *_totals_add_up(fields, review_confidence, decisive=not adjusted),
+        *rows,
+        *_lines_match_totals(fields, table.items, review_confidence, decisive=not (misread_rows or adjusted)),
+        *_totals_add_up(fields, review_confidence, decisive=not adjusted, read_by_ocr=read_by_ocr),
         *_sign(fields, doc_type, review_confidence),
     ]
     return tuple(results), route(results)
@@ -126,19 +130,28 @@ def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineIt
 
 
 def _totals_add_up(fields: Mapping[str, FieldValue], review_confidence: float, *,
-                   decisive: bool) -> list[ValidationResult]:
+                   decisive: bool, read_by_ocr: bool) -> list[ValidationResult]:
     """Subtotal plus tax is the total, give or take the total's rounding to the smallest coin. A subtotal equal
-    to the total fails without blocking: it may be a subtotal with the tax included, as receipts print it."""
+    to the total fails without blocking: it may be a subtotal with the tax included, as receipts print it; so
+    does a sum that one character misread by OCR would mend."""
     subtotal, tax, total = (fields.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount"))
     values = [_amount(subtotal), _amount(tax), _amount(total)]
     if any(v is None for v in values):
         return []
     expected = values[0] + values[1]  # type: ignore[operator]
     ok = abs(expected - values[2]) <= ROUNDING_PER_LINE + CASH_ROUNDING  # type: ignore[operator]
-    decisive = decisive and values[0] != values[2]
+    decisive = decisive and values[0] != values[2] \
+        and not (read_by_ocr and _one_misread_apart(*values))  # type: ignore[arg-type]
     return [ValidationResult("subtotal_plus_tax_equals_total", ok,
                              "" if ok else f"{values[0]} + {values[1]} != {values[2]}",
                              blocking=not ok and decisive and _all_sure([subtotal, tax, total], review_confidence))]
+
+
+def _one_misread_apart(subtotal: Decimal, tax: Decimal, total: Decimal) -> bool:
+    """Whether one of the three is a single character away from what the other two make it ("2235.30" for a
+    tax of 22235.30): a misreading explains the failure better than the document."""
+    implied = ((subtotal, total - tax), (tax, total - subtotal), (total, subtotal + tax))
+    return any(one_edit_apart(format_amount(made), format_amount(read)) for read, made in implied)
 
 
 def _sign(fields: Mapping[str, FieldValue], doc_type: str, review_confidence: float) -> list[ValidationResult]:

@@ -165,6 +165,28 @@ TOTAL AMOUNT:                      57.80
     assert extraction.routing is routing, extraction.validation
 
 
+@pytest.mark.parametrize(("subtotal", "tax", "total", "expected"), [
+    ("2,078.06", "445.46", "2,223.52", ("2078.06", "145.46")),  # tune 161 scanned: a 1 read as 4
+    # tune 125 scanned: the tax lost a "2", but a subtotal of 125882.36 would add up as well: both stay
+    ("105,882.36", "2,235.30", "128,117.66", ("105882.36", "2235.30")),
+    ("105,882.56", "22,235.30", "128,117.66", ("105882.56", "22235.30")),  # a last digit: either may be misread
+])
+def test_a_subtotal_or_tax_one_character_off_the_others_is_read_back(make_document, subtotal, tax, total,
+                                                                      expected):
+    invoice = f"""
+Keller Consulting AG                                     RECHNUNG
+Description                    Qty      Unit Price         Amount
+Consulting hours                10          150.00       1,500.00
+                                          Subtotal     {subtotal:>12}
+                                          VAT            {tax:>10}
+                                          Total        {total:>10}
+"""
+    extraction = extract_fields(make_document(invoice), INVOICE, templates=(), settings=SETTINGS)
+    assert (extraction.fields["subtotal_amount"].value, extraction.fields["tax_amount"].value) == expected
+    if expected[1] != tax.replace(",", ""):
+        assert extraction.fields["tax_amount"].confidence < SETTINGS.review_confidence  # read back: a person confirms
+
+
 def test_every_field_is_present_even_when_nothing_is_found(make_document):
     extraction = extract_fields(make_document("nothing useful here"), INVOICE, settings=SETTINGS)
     assert tuple(extraction.fields) == FIELD_NAMES

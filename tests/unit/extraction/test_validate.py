@@ -55,6 +55,16 @@ def test_a_mismatch_on_an_unsure_reading_asks_for_review_instead():
     assert routing is Routing.REVIEW
 
 
+def test_a_sum_one_misread_character_would_mend_is_a_question_for_review():
+    # tune 125 scanned: the tax read "2235.30" for 22235.30 (or the subtotal 105882.36 for 125882.36)
+    fields = _fields(subtotal_amount="105882.36", tax_amount="2235.30", total_amount="128117.66")
+    results, routing = validate_extraction(fields, _table(), "invoice", 0.6, read_by_ocr=True)
+    assert _failed(results) == {"subtotal_plus_tax_equals_total": False} and routing is Routing.REVIEW
+    # a text layer's characters are the document's own: there the sum is simply wrong
+    results, routing = validate_extraction(fields, _table(), "invoice", 0.6)
+    assert _failed(results) == {"subtotal_plus_tax_equals_total": True} and routing is Routing.BLOCKED
+
+
 def test_subtotal_plus_tax_must_equal_total():
     results, routing = validate_extraction(_fields(total_amount="37.00"), _table(*GOOD_ROWS), "invoice", 0.6)
     assert _failed(results) == {"subtotal_plus_tax_equals_total": True} and routing is Routing.BLOCKED
@@ -83,6 +93,14 @@ def test_a_row_left_unread_makes_a_sum_that_fails_a_question_for_review():
     assert _failed(results) == {"row_count": False, "lines_match_total": False} and routing is Routing.REVIEW
     assert "expected 415.67 (subtotal) or 457.24 (total)" in next(r.detail for r in results if not r.ok and r.blocking
                                                                   is False and r.rule == "lines_match_total")
+
+
+def test_a_row_that_does_not_multiply_out_makes_a_sum_that_fails_a_question_for_review():
+    # tune 196 scanned: "4 x 903.27" over an amount read "3622.75" (3613.08): the sum fails for the misread row
+    rows = (("Widget", "2", "10.00", "21.00"), ("Gadget", "1", "10.00", "10.00"))
+    results, routing = validate_extraction(_fields(), _table(*rows), "invoice", 0.6)
+    assert _failed(results) == {"row_quantity_times_price": False, "lines_match_total": False}
+    assert routing is Routing.REVIEW
 
 
 def test_a_discount_or_charge_in_the_totals_makes_their_sum_a_question_for_review():
