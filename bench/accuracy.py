@@ -385,13 +385,13 @@ def print_report(by_corpus: dict[str, list[Outcome]], *, show_spurious: bool) ->
         mean = sum(cers) / len(cers)
         cells.append(f"{100 * mean:.2f}{'*' if mean > CER_GOAL else ''}")
     print(f"{'OCR CER %':<17}" + "".join(f"{c:>{width}}" for c in cells))
-    # every document of these corpora is consistent, so a block is a false alarm; an auto-routed document with a
-    # wrong field is an error nobody is asked to look at
-    print(f"{'auto/review/blk':<17}" + "".join(
-        "/".join(str(sum(o.routing == r for o in by_corpus[c])) for r in ("auto", "review", "blocked")).rjust(width)
-        for c in corpora))
-    print(f"{'auto but wrong':<17}" + "".join(
-        f"{sum(o.routing == 'auto' and bool(o.wrong_fields) for o in by_corpus[c]):>{width}}" for c in corpora))
+    # every document of these corpora is consistent, so a block is a false alarm; an auto-routed document
+    # with a wrong field is an error nobody is asked to look at
+    routed = {c: [sum(o.routing == r for o in by_corpus[c]) for r in ("auto", "review", "blocked")]
+              for c in corpora}
+    print(f"{'auto/review/blk':<17}" + "".join("/".join(map(str, routed[c])).rjust(width) for c in corpora))
+    silent = {c: sum(o.routing == "auto" and bool(o.wrong_fields) for o in by_corpus[c]) for c in corpora}
+    print(f"{'auto but wrong':<17}" + "".join(f"{silent[c]:>{width}}" for c in corpora))
     print(f"{'split >1 part':<17}" + "".join(f"{sum(o.parts > 1 for o in by_corpus[c]):>{width}}"
                                              for c in corpora))
     print(f"{'not ok / errors':<17}" + "".join(

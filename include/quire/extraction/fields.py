@@ -69,9 +69,9 @@ def extract_fields(parsed: ParsedDocument, classification: Classification, *,
     if template is not None:
         fields.update(apply_template(template, context))
     table = replace(table, items=with_credit_signs(table.items, _net_amount(fields)))
+    read_by_ocr = any(page.method is TextMethod.OCR for page in parsed.pages)
     validation, routing = validate_extraction(fields, table, classification.doc_type, settings.review_confidence,
-                                              adjusted=_prints_adjustment(context),
-                                              read_by_ocr=any(page.method is TextMethod.OCR for page in parsed.pages))
+                                              adjusted=_prints_adjustment(context), read_by_ocr=read_by_ocr)
     return Extraction(fields=fields, line_items=table.items, validation=validation, routing=routing,
                       extractor_version=EXTRACTOR_VERSION,
                       template=template.reference if template is not None else None)
@@ -589,22 +589,22 @@ def find_amounts(context: DocumentContext, doc_type: str | None = None) -> dict[
 
 
 def _repair_misread_part(chosen: dict[str, FieldValue]) -> None:
-    """The subtotal or the tax read back where OCR misread one character of it, so that subtotal + tax = total
-    again ("2235.30" for 22235.30 over a subtotal of 105882.36 and a total of 128117.66; "-64.48" that lost its
-    sign). Only where one of the two alone can be the misread one: a misread last digit of either would fit,
-    so the other then stays as read, and so do both."""
+    """The subtotal or the tax read back where OCR misread one character of it, so that subtotal + tax =
+    total again ("445.46" for 145.46 over a subtotal of 2078.06 and a total of 2223.52; "64.48" that lost
+    its minus). Only where one of the two alone can be the misread one: where either could be ("2235.30"
+    for 22235.30, or 105882.36 for 125882.36), both stay as read."""
     parts = [chosen.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount")]
     if any(part is None or not part.value for part in parts):
         return
     subtotal, tax, total = (Decimal(part.value) for part in parts)  # type: ignore[union-attr, arg-type]
     if abs(subtotal + tax - total) <= _ROUNDING_STEP:
         return
-    implied = {"subtotal_amount": total - tax, "tax_amount": total - subtotal}
-    misread = [name for name, value in implied.items()
-               if value * total >= 0 and _one_edit(value, Decimal(chosen[name].value))]  # type: ignore[arg-type]
+    # each part as read, and as the other two make it (of the total's sign)
+    readings = {"subtotal_amount": (subtotal, total - tax), "tax_amount": (tax, total - subtotal)}
+    misread = [name for name, (read, made) in readings.items() if made * total >= 0 and _one_edit(made, read)]
     if len(misread) == 1:
         name = misread[0]
-        chosen[name] = FieldValue(format_amount(implied[name]), min(chosen[name].confidence, _MISREAD))
+        chosen[name] = FieldValue(format_amount(readings[name][1]), min(chosen[name].confidence, _MISREAD))
 
 
 def _credit_signs(chosen: dict[str, FieldValue]) -> None:

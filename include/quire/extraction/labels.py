@@ -76,12 +76,13 @@ AMOUNT_EXCLUDED = _any(
 )
 #: charges a totals block may add to the subtotal besides the tax
 OTHER_CHARGE = _any(r"\bshipping\b", r"\bfreight\b", r"\bpostage\b", r"\bcarriage\b", r"\bhandling\b",
-                    r"\bserv(?:ice|\.)?\s*charge\b", r"\bversand", r"\bfracht", r"\bporto\b", r"\bfrais\s*de\s*port\b",
+                    r"\bserv(?:ice|\.)?\s*charge\b", r"\bversand", r"\bfracht", r"\bporto\b",
+                    r"\bfrais\s*de\s*port\b",
                     r"\blivraison\b", r"\bverzend", r"\bbezorg", r"\btip\b", r"\bgratuity\b")
 #: lines that move a total away from subtotal plus tax: discounts, deposits and vouchers, rounding
-TOTALS_ADJUSTMENT = _any(r"\bdiscount", r"\bdisc\b", r"\brabatt", r"\bskonto\b", r"\bremise\b", r"\bkorting\b",
-                         r"\brounding\b", r"\bround(?:ing)?\s*adj", r"\brundung", r"\barrondi", r"\bafronding",
-                         r"\bdeposit\b", r"\bvoucher\b")
+TOTALS_ADJUSTMENT = _any(r"\bdiscount", r"\bdisc\b", r"\brabatt", r"\bskonto\b", r"\bremise\b",
+                         r"\bkorting\b", r"\brounding\b", r"\bround(?:ing)?\s*adj", r"\brundung",
+                         r"\barrondi", r"\bafronding", r"\bdeposit\b", r"\bvoucher\b")
 SUBTOTAL = _any(
     r"\bsub\s*-?\s*total", r"\btotal\s*(?:excl|exkl|ht\b|hors|before|w/o|net\b|netto)", r"\bnet\s*(?:amount|total)",
     r"\bamount\s*before\s*(?:tax|gst|vat)", r"\btotal\s*sales\s*\(?\s*excl", r"\bnettobetrag", r"\bzwischensumme",

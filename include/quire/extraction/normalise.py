@@ -359,9 +359,10 @@ _ISO_CURRENCIES = ("EUR", "USD", "GBP", "MYR", "CHF", "SGD", "JPY", "CAD", "AUD"
 
 def _pricing(symbol: str, *, cents: bool) -> re.Pattern[str]:
     """A currency sign where it prices something: before or after an amount (with its cents where the
-    currency has them: "$45.00", "$ 1,234.50", "$-45.00", "12,50 $", "¥1200"), or a column's unit ("Amount ($)").
-    A sign glued to a bare number ("$0", "$617", "Debiteur: $4275", "£657 @ 6%") or to no number at all
-    ("822737-¥" for "822737-X") is OCR's reading of a letter, a digit or a stain far more often than a price."""
+    currency has them: "$45.00", "$ 1,234.50", "$-45.00", "12,50 $", "¥1200"), or a column's unit
+    ("Amount ($)"). A sign glued to a bare number ("$0", "$617", "Debiteur: $4275", "£657 @ 6%") or to no
+    number at all ("822737-¥" for "822737-X") is OCR's reading of a letter, a digit or a stain far more
+    often than a price."""
     amount = r"[-\u2212]?\d[\d,.' ]*?[.,]\d\d(?!\d)" if cents else r"[-\u2212]?\d"
     before = r"\d[.,]\d\d" if cents else r"\d"
     return re.compile(rf"{symbol}[^\S\n]*{amount}|{before}[^\S\n]*{symbol}|\([^\S\n]*{symbol}[^\S\n]*\)")

@@ -113,27 +113,29 @@ def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineIt
         targets.append(("subtotal", _amount(subtotal), Decimal(0)))  # type: ignore[arg-type]
     if _amount(total) is not None:
         if _amount(tax):
-            targets.append(("total less tax", _amount(total) - _amount(tax), CASH_ROUNDING))  # type: ignore[operator]
+            net = _amount(total) - _amount(tax)  # type: ignore[operator]
+            targets.append(("total less tax", net, CASH_ROUNDING))
         targets.append(("total", _amount(total), CASH_ROUNDING))  # type: ignore[arg-type]
     if not targets:
         return []
     lines_sum = sum(amounts, Decimal(0))
-    ok = any(abs(lines_sum - amount) <= ROUNDING_PER_LINE * len(amounts) + rounding for _, amount, rounding in targets)
+    ok = any(abs(lines_sum - amount) <= ROUNDING_PER_LINE * len(amounts) + rounding
+             for _, amount, rounding in targets)
     sure = decisive and _all_sure([subtotal, total, tax], review_confidence) \
         and all(i.confidence >= review_confidence for i in items)
     named: dict[Decimal, str] = {}
     for what, amount, _ in targets:
         named.setdefault(amount, what)  # a subtotal equal to the total less tax is named once
     expected = " or ".join(f"{amount} ({what})" for amount, what in named.items())
-    return [ValidationResult("lines_match_total", ok, "" if ok else f"lines sum to {lines_sum}, expected {expected}",
-                             blocking=not ok and sure)]
+    detail = "" if ok else f"lines sum to {lines_sum}, expected {expected}"
+    return [ValidationResult("lines_match_total", ok, detail, blocking=not ok and sure)]
 
 
 def _totals_add_up(fields: Mapping[str, FieldValue], review_confidence: float, *,
                    decisive: bool, read_by_ocr: bool) -> list[ValidationResult]:
-    """Subtotal plus tax is the total, give or take the total's rounding to the smallest coin. A subtotal equal
-    to the total fails without blocking: it may be a subtotal with the tax included, as receipts print it; so
-    does a sum that one character misread by OCR would mend."""
+    """Subtotal plus tax is the total, give or take the total's rounding to the smallest coin. A subtotal
+    equal to the total fails without blocking: it may be a subtotal with the tax included, as receipts
+    print it; so does a sum that one character misread by OCR would mend."""
     subtotal, tax, total = (fields.get(name) for name in ("subtotal_amount", "tax_amount", "total_amount"))
     values = [_amount(subtotal), _amount(tax), _amount(total)]
     if any(v is None for v in values):
@@ -144,7 +146,8 @@ def _totals_add_up(fields: Mapping[str, FieldValue], review_confidence: float, *
         and not (read_by_ocr and _one_misread_apart(*values))  # type: ignore[arg-type]
     return [ValidationResult("subtotal_plus_tax_equals_total", ok,
                              "" if ok else f"{values[0]} + {values[1]} != {values[2]}",
-                             blocking=not ok and decisive and _all_sure([subtotal, tax, total], review_confidence))]
+                             blocking=not ok and decisive
+                             and _all_sure([subtotal, tax, total], review_confidence))]
 
 
 def _one_misread_apart(subtotal: Decimal, tax: Decimal, total: Decimal) -> bool:

@@ -160,7 +160,8 @@ SUBTOTAL                           79.60
 GST @ 6%                            3.27
 TOTAL AMOUNT:                      57.80
 """
-    extraction = extract_fields(make_document(receipt), Classification("receipt", 0.9, "test"), settings=SETTINGS)
+    receipt_type = Classification("receipt", 0.9, "test")
+    extraction = extract_fields(make_document(receipt), receipt_type, settings=SETTINGS)
     assert _values(extraction)["total_amount"] == "57.80"
     assert extraction.routing is routing, extraction.validation
 
@@ -169,7 +170,8 @@ TOTAL AMOUNT:                      57.80
     ("2,078.06", "445.46", "2,223.52", ("2078.06", "145.46")),  # tune 161 scanned: a 1 read as 4
     # tune 125 scanned: the tax lost a "2", but a subtotal of 125882.36 would add up as well: both stay
     ("105,882.36", "2,235.30", "128,117.66", ("105882.36", "2235.30")),
-    ("105,882.56", "22,235.30", "128,117.66", ("105882.56", "22235.30")),  # a last digit: either may be misread
+    # a last digit: either may be the misread one
+    ("105,882.56", "22,235.30", "128,117.66", ("105882.56", "22235.30")),
 ])
 def test_a_subtotal_or_tax_one_character_off_the_others_is_read_back(make_document, subtotal, tax, total,
                                                                       expected):
@@ -184,7 +186,8 @@ Consulting hours                10          150.00       1,500.00
     extraction = extract_fields(make_document(invoice), INVOICE, templates=(), settings=SETTINGS)
     assert (extraction.fields["subtotal_amount"].value, extraction.fields["tax_amount"].value) == expected
     if expected[1] != tax.replace(",", ""):
-        assert extraction.fields["tax_amount"].confidence < SETTINGS.review_confidence  # read back: a person confirms
+        # read back: a person confirms
+        assert extraction.fields["tax_amount"].confidence < SETTINGS.review_confidence
 
 
 def test_every_field_is_present_even_when_nothing_is_found(make_document):
