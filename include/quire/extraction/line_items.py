@@ -33,7 +33,8 @@ _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile
                     r"\bd[ée]signation\b|\blibell[ée]\b|\bproduit\b|\bomschrijving\b|\bcode/desc\b"),
 ))
 #: page furniture that is never part of a row description
-_FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\bfortsetzung\b|\bsuite\b|"
+_FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\(\s*cont\.?\s*\)|"
+                        r"\bfortsetzung\b|\bsuite\b|"
                         r"\bvervolg\b|\b(?:carried|brought)\s*forward\b|\bübertrag\b|\b[àa]\s*reporter\b|"
                         r"^\W*(?:report|transport)\W*(?:\S*\d\S*\W*)?$", re.IGNORECASE)
 _NUMERIC_KINDS = ("quantity", "unit_price", "amount")

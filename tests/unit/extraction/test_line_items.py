@@ -1,6 +1,8 @@
 from dataclasses import replace
 from decimal import Decimal
 
+import pytest
+
 from quire.extraction.layout import document_lines
 from quire.extraction.line_items import extract_line_items, with_credit_signs
 from quire.model import LineItem, ParsedDocument
@@ -221,15 +223,17 @@ Consulting                    2     50.00     100.00
     assert rows == [("Consulting", "2", "50.00", "100.00")]
 
 
-def test_the_foot_of_a_continued_page_and_the_next_page_head_are_no_rows(make_document):
+@pytest.mark.parametrize("continued", ["(continued)", "(cont.)"])
+def test_the_foot_of_a_continued_page_and_the_next_page_head_are_no_rows(make_document, continued):
     first = """
 Description        Qty    Price    Amount
 Widgets              1    10.00     10.00
                          Continued on next page
 161 Harbour Avenue                     42
 """
-    second = """
-ACME Ltd                   Invoice 123 (continued)
+    # dev 005: "Walsh Catering Inc. INVOICE Invoice # 065457 (cont.)" was a row of 65457.00
+    second = f"""
+ACME Ltd                   Invoice # 065457 {continued}
 Description        Qty    Price    Amount
 Gadgets              2     5.00     10.00
                           Total     20.00
