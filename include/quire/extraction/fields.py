@@ -28,8 +28,8 @@ from quire.extraction.layout import (
     text_right,
 )
 from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
-from quire.extraction.normalise import (DateMatch, find_dates, find_misread_dates, fold, format_amount,
-                                        one_edit_apart)
+from quire.extraction.normalise import (DateMatch, amounts_one_edit_apart, find_dates, find_misread_dates,
+                                        fold, format_amount, one_edit_apart)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument, TextMethod, Word
@@ -601,7 +601,8 @@ def _repair_misread_part(chosen: dict[str, FieldValue]) -> None:
         return
     # each part as read, and as the other two make it (of the total's sign)
     readings = {"subtotal_amount": (subtotal, total - tax), "tax_amount": (tax, total - subtotal)}
-    misread = [name for name, (read, made) in readings.items() if made * total >= 0 and _one_edit(made, read)]
+    misread = [name for name, (read, made) in readings.items()
+               if made * total >= 0 and amounts_one_edit_apart(made, read)]
     if len(misread) == 1:
         name = misread[0]
         chosen[name] = FieldValue(format_amount(readings[name][1]), min(chosen[name].confidence, _MISREAD))
@@ -711,10 +712,11 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     statements = readings + sums
 
     def support(amount: Decimal) -> int:  # the statements of the total within one character, and the items
-        return sum(1 for s in statements if s == amount or _one_edit(s, amount)) + (amount in printed)
+        return sum(1 for s in statements if s == amount or amounts_one_edit_apart(s, amount)) \
+            + (amount in printed)
 
-    agreed = {v for v in {*statements, *printed} if v != value and _one_edit(v, value)
-              and any(s == v or _one_edit(s, v) for s in statements) and support(v) >= 2}
+    agreed = {v for v in {*statements, *printed} if v != value and amounts_one_edit_apart(v, value)
+              and any(s == v or amounts_one_edit_apart(s, v) for s in statements) and support(v) >= 2}
     if len(agreed) == 1:
         return FieldValue(format_amount(agreed.pop()), min(total.confidence, _MISREAD))
     # misread beyond one character ("TOTAL 23.70" for 28.90): what was paid, where another statement of the
@@ -738,11 +740,6 @@ def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decima
     if tendered is None or change is None or change > tendered:
         return None
     return tendered - change
-
-
-def _one_edit(first: Decimal, second: Decimal) -> bool:
-    """Whether two amounts as printed differ by one character substituted, inserted or dropped."""
-    return one_edit_apart(format_amount(first), format_amount(second))
 
 
 def _label_match(text: str, role: str) -> re.Match[str] | None:

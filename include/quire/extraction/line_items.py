@@ -496,11 +496,10 @@ _TIMES = re.compile(r"^(?P<before>.*?)(?<![^\W_]|[.,])(?P<qty>\d+(?:[.,]\d+)?)\s
 _CENTS = re.compile(r"[.,]\d{2}$")
 
 
-def _priced_times(text: str) -> bool:
-    """Whether a line prints a quantity times a price with its cents, as a receipt's rows do ("6*1" in
-    "TWIST DRILL 6*1" is a size)."""
-    match = _TIMES.match(text)
-    return match is not None and _CENTS.search(match["price"]) is not None
+def _priced(times: re.Match[str] | None) -> bool:
+    """Whether a line's quantity times price has the price with its cents, as a receipt's rows do ("6*1"
+    in "TWIST DRILL 6*1" is a size)."""
+    return times is not None and _CENTS.search(times["price"]) is not None
 
 
 def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> LineItemTable:
@@ -511,12 +510,14 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
     rows: list[LineItem] = []
     rows_seen = 0
     previous: TextLine | None = None
+    previous_priced = False
     for line in lines:
         if rows_seen and amount_role(line.text) is not None:
             break
         match = _TIMES.match(line.text)
         numbers = find_numbers(line, decimal_separator)
-        if _priced_times(line.text):
+        priced = _priced(match)
+        if priced:
             rows_seen += 1
         if match is not None and numbers and numbers[-1].has_fraction:
             quantity = parse_amount(match["qty"], decimal_separator)
@@ -524,7 +525,7 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
             amount = numbers[-1].value
             description = match["before"].strip()
             if not _LETTER.search(description) and previous is not None \
-                    and previous.page_number == line.page_number and not _priced_times(previous.text) \
+                    and previous.page_number == line.page_number and not previous_priced \
                     and not any(n.has_fraction for n in find_numbers(previous, decimal_separator)):
                 description = " ".join(w.text for w in _without_stray_tail(list(previous.words), previous,
                                                                            stray=_is_unsure_and_short))
@@ -533,7 +534,7 @@ def _receipt_items(lines: Sequence[TextLine], decimal_separator: str | None) -> 
                 confidence = min(line.confidence, previous.confidence if previous is not None else 1.0)
                 rows.append(LineItem(_SQUARE_METRE.sub("m²", " ".join(description.split())), format_quantity(quantity),
                                      format_amount(unit_price), format_amount(amount), confidence))
-        previous = line
+        previous, previous_priced = line, priced
     return LineItemTable(tuple(rows), rows_seen, bool(rows_seen))
 
 

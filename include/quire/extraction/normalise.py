@@ -443,6 +443,11 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
+def amounts_one_edit_apart(first: Decimal, second: Decimal) -> bool:
+    """Whether two amounts as printed differ by one character substituted, inserted or dropped."""
+    return one_edit_apart(format_amount(first), format_amount(second))
+
+
 def one_edit_apart(made: str, read: str) -> bool:
     """Whether one character inserted, deleted or replaced turns ``read`` into ``made`` (an OCR misreading)."""
     if len(made) == len(read):

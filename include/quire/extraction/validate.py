@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from quire.extraction.line_items import LineItemTable
-from quire.extraction.normalise import format_amount, one_edit_apart
+from quire.extraction.normalise import amounts_one_edit_apart
 from quire.model import FieldValue, LineItem, Routing, ValidationResult
 
 #: rounding allowed per line when lines are summed (each printed amount may be rounded by half a cent)
@@ -154,7 +154,7 @@ def _one_misread_apart(subtotal: Decimal, tax: Decimal, total: Decimal) -> bool:
     """Whether one of the three is a single character away from what the other two make it ("2235.30" for a
     tax of 22235.30): a misreading explains the failure better than the document."""
     implied = ((subtotal, total - tax), (tax, total - subtotal), (total, subtotal + tax))
-    return any(one_edit_apart(format_amount(made), format_amount(read)) for read, made in implied)
+    return any(amounts_one_edit_apart(made, read) for read, made in implied)
 
 
 def _sign(fields: Mapping[str, FieldValue], doc_type: str, review_confidence: float) -> list[ValidationResult]:
