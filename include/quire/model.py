@@ -77,10 +77,13 @@ class LineItem:
     unit_price: str | None
     amount: str | None
     confidence: float = 0.0
+    #: the rate printed on the row that quantity x unit price is reduced by to make the amount ("10" for
+    #: 5 x 28.00 less 10 % = 126.00); None where the row prints none or the amount is the plain product
+    discount_percent: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"description": self.description, "quantity": self.quantity,
-                "unit_price": self.unit_price, "amount": self.amount,
+                "unit_price": self.unit_price, "discount_percent": self.discount_percent, "amount": self.amount,
                 "confidence": round(self.confidence, 3)}
 
 

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from quire.airflow_api import AirflowApiError, AirflowRunNotFoundError, ClearedTaskInstance
 from quire.db.engine import transaction
 from quire.db.models import AuditEvent, DocumentSecret, PipelineRun
-from quire.model import Extraction, FieldValue, Routing, ValidationResult
+from quire.model import Extraction, FieldValue, LineItem, Routing, ValidationResult
 from quire.stages.extract import record_extraction
 from quire.states import State
 from tests.integration.factories import make_document
@@ -129,6 +129,25 @@ def test_review_corrects_fields_and_approves_once(ui):
     assert reviewed[0]["fields"]["invoice_number"]["value"] == "INV-42"
     approve = [a for a in _audit(ui.ctx, doc) if a.action == "approve"]
     assert len(approve) == 1 and approve[0].detail["corrections"] == {"invoice_number": "INV-42"}
+
+
+def test_line_items_show_their_discount_on_the_page_and_keep_it_through_review(ui):
+    doc = make_document(ui.ctx, "discounted.pdf", state=State.REVIEW_REQUIRED)
+    rows = (LineItem("Project management", "5", "28.00", "126.00", 0.98, discount_percent="10"),
+            LineItem("Site visit", "1", "350.00", "350.00", 0.97))
+    with transaction(ui.ctx.engine) as session:
+        record_extraction(session, uuid.UUID(doc), Extraction(
+            fields={"total_amount": FieldValue("476.00", 0.3)}, line_items=rows,
+            validation=(ValidationResult("field_confidence", False, "total_amount (0.30)"),),
+            routing=Routing.REVIEW, extractor_version="x-1"), classification_id=None, pipeline_run_id=None)
+    page = ui.get(f"/quire/documents/{doc}").text
+    assert '<th class="num">Discount</th>' in page
+    assert '<td class="num">28.00</td><td class="num">10 %</td><td class="num">126.00</td>' in page
+    assert '<td class="num">350.00</td><td class="num"></td><td class="num">350.00</td>' in page
+    form = {"request_id": "click-0010", "field.total_amount": "476.00", "original.total_amount": "476.00"}
+    assert ui.post(f"/quire/documents/{doc}/approve", data=form).status_code == 303
+    reviewed = [e for e in ui.get(f"/quire/api/documents/{doc}").json()["extractions"] if e["origin"] == "review"]
+    assert [i["discount_percent"] for i in reviewed[0]["line_items"]] == ["10", None]
 
 
 def test_an_action_needs_a_request_id(ui):

@@ -956,7 +956,7 @@ def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine)
     if quantity is None or price is None or amount is None or min(quantity.value, price.value, amount.value) <= 0 \
             or _fits(quantity.value, price.value, amount.value):
         return numbers
-    if any(_fits(quantity.value, price.value * (1 - rate / 100), amount.value) for rate in _percentages(line.text)):
+    if _printed_discount(quantity.value, price.value, amount.value, line) is not None:
         return numbers
     implied = {"amount": (quantity.value * price.value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
                "unit_price": _rounded_quotient(amount.value, quantity.value, Decimal("0.01")),
@@ -980,6 +980,16 @@ def _percentages(text: str) -> list[Decimal]:
     return [Decimal(match.group(1).replace(",", ".")) for match in _PERCENTAGE.finditer(text)]
 
 
+def _printed_discount(quantity: Decimal, price: Decimal, amount: Decimal, line: TextLine) -> Decimal | None:
+    """The rate printed on the line that quantity x price, less it, comes to the amount (5 x 28.00 less
+    10 % = 126.00), where quantity x price alone does not: a discount column or a "less 10 %" note. A VAT
+    rate on the same line leaves the product as it is, so the arithmetic tells the two apart."""
+    if _fits(quantity, price, amount):
+        return None
+    return next((rate for rate in _percentages(line.text) if _fits(quantity, price * (1 - rate / 100), amount)),
+                None)
+
+
 def _to_item(row: _Row) -> LineItem:
     numbers = _fill_by_arithmetic(row.numbers, row.spare)
     if not all(kind in numbers for kind in _NUMERIC_KINDS) \
@@ -995,8 +1005,10 @@ def _to_item(row: _Row) -> LineItem:
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0
+    discount = None
     if quantity is not None and unit_price is not None and amount is not None:
-        consistent = abs(quantity.value * unit_price.value - amount.value) <= Decimal("0.01")
+        discount = _printed_discount(quantity.value, unit_price.value, amount.value, row.line)
+        consistent = discount is not None or _fits(quantity.value, unit_price.value, amount.value)
         confidence *= 1.0 if consistent else 0.8
     return LineItem(
         description=" ".join(" ".join(row.description).split()),
@@ -1004,4 +1016,5 @@ def _to_item(row: _Row) -> LineItem:
         unit_price=format_amount(unit_price.value) if unit_price is not None else None,
         amount=format_amount(amount.value) if amount is not None else None,
         confidence=confidence,
+        discount_percent=format_quantity(discount) if discount is not None else None,
     )

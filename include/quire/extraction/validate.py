@@ -86,8 +86,12 @@ def _row_arithmetic(items: Sequence[LineItem]) -> list[ValidationResult]:
         if item.quantity is None or item.unit_price is None or item.amount is None:
             continue
         product = Decimal(item.quantity) * Decimal(item.unit_price)
+        less = ""
+        if item.discount_percent is not None:
+            product *= 1 - Decimal(item.discount_percent) / 100
+            less = f" less {item.discount_percent} %"
         if abs(product - Decimal(item.amount)) > ROUNDING_PER_LINE:
-            broken.append(f"row {number}: {item.quantity} x {item.unit_price} != {item.amount}")
+            broken.append(f"row {number}: {item.quantity} x {item.unit_price}{less} != {item.amount}")
     return [ValidationResult("row_quantity_times_price", not broken, "; ".join(broken))]
 
 

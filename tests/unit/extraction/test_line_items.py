@@ -187,6 +187,20 @@ A1002  Site visit         3.5 h     USD 100.00       -     USD 350.00
     assert rows == [("Blue widgets", "2", "10.00", "18.00"), ("Site visit", "3.5", "100.00", "350.00")]
 
 
+def test_the_rate_a_row_is_discounted_by_is_the_one_its_amount_comes_to(make_document):
+    _, table = _rows(make_document("""
+Code   Description          Qty   Unit price    Rem. %   VAT     Amount
+D9687  Project management     5        28,00      10 %   20 %    126,00
+S5224  Set-up and testing    10        12,00       5 %    7%     114,00
+Z8093  Travel              2,75     1229,66     2,5 %   20 %   3297,03
+A1002  Site visit          3,5        100,00         -   20 %    350,00
+"""), ",")
+    assert [(i.quantity, i.unit_price, i.discount_percent, i.amount) for i in table.items] == [
+        ("5", "28.00", "10", "126.00"), ("10", "12.00", "5", "114.00"), ("2.75", "1229.66", "2.5", "3297.03"),
+        ("3.5", "100.00", None, "350.00")]  # a VAT rate takes nothing off: no discount
+    assert {i.confidence for i in table.items} == {1.0}  # a discounted row adds up like any other
+
+
 def test_a_wrapped_cell_with_its_numbers_on_the_last_line_under_a_sub_heading(make_document):
     rows, _ = _rows(make_document("""
 Description                    Qty     Price     Amount

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from quire.extraction.line_items import LineItemTable
@@ -119,6 +121,19 @@ def test_a_subtotal_equal_to_the_total_may_have_the_tax_in_it():
     rows = (("Cable ties", "1", "6.00", "6.00"),)
     results, routing = validate_extraction(fields, _table(*rows), "receipt", 0.6)
     assert _failed(results) == {"subtotal_plus_tax_equals_total": False} and routing is Routing.REVIEW
+
+
+def test_a_row_is_checked_less_the_discount_printed_on_it():
+    # tune 001: "Projectmanagement 5 pak 28,00 10 % 126,00"
+    discounted = (LineItem("Project management", "5", "28.00", "126.00", SURE, discount_percent="10"),
+                  LineItem("Travel", "2.75", "1229.66", "3297.03", SURE, discount_percent="2.5"))
+    fields = _fields(subtotal_amount="3423.03", tax_amount="0.00", total_amount="3423.03")
+    results, routing = validate_extraction(fields, LineItemTable(discounted, 2, True), "invoice", 0.6)
+    assert _failed(results) == {} and routing is Routing.AUTO
+    wrong = (replace(discounted[0], discount_percent="5"), discounted[1])
+    results, routing = validate_extraction(fields, LineItemTable(wrong, 2, True), "invoice", 0.6)
+    assert _failed(results) == {"row_quantity_times_price": False} and routing is Routing.REVIEW
+    assert results[2].detail == "row 1: 5 x 28.00 less 5 % != 126.00"
 
 
 def test_row_arithmetic_and_row_count_ask_for_review():
