@@ -32,11 +32,12 @@ _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile
                     r"\bdetails\b|\bbeschreibung\b|\b\w*bezeichnung\b|\bartikel\b|\bprodukt\b|\bleistung\b|"
                     r"\bd[ée]signation\b|\blibell[ée]\b|\bproduit\b|\bomschrijving\b|\bcode/desc\b"),
 ))
-#: page furniture that is never part of a row description
+#: page furniture that is never part of a row description; a sum carried to the next page ("Report 37 978,05")
+#: may group its thousands with spaces
 _FURNITURE = re.compile(r"\bpage\s*\d+|\bseite\s*\d+|\bpagina\s*\d+|\bcontinued\b|\(\s*cont\.?\s*\)|"
                         r"\bfortsetzung\b|\bsuite\b|"
                         r"\bvervolg\b|\b(?:carried|brought)\s*forward\b|\bübertrag\b|\b[àa]\s*reporter\b|"
-                        r"^\W*(?:report|transport)\W*(?:\S*\d\S*\W*)?$", re.IGNORECASE)
+                        r"^\W*(?:report|transport)\W*(?:\S*\d(?:\S|\s\d{3}\b)*\W*)?$", re.IGNORECASE)
 _NUMERIC_KINDS = ("quantity", "unit_price", "amount")
 _LETTER = re.compile(r"[^\W\d_]")
 

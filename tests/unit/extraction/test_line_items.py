@@ -256,6 +256,29 @@ Gadgets              2     5.00     10.00
     assert [(i.description, i.amount) for i in table.items] == [("Widgets", "10.00"), ("Gadgets", "10.00")]
 
 
+@pytest.mark.parametrize(("carried", "brought"), [("À reporter 37 978,05", "Report 37 978,05"),
+                                                   ("Übertrag 37.978,05", "Übertrag 37.978,05"),
+                                                   ("Transport 37978,05 €", "Transport 37978,05 €")])
+def test_the_sum_carried_to_the_next_page_is_no_row(make_document, carried, brought):
+    # tune 059, 100, 191: the next page opened on "Report 37 978,05", a row of 37978.05 under the first
+    # page's columns, so the lines came to nearly twice the subtotal
+    first = f"""
+Libellé                     Qté      Prix HT       Total
+Audit de sécurité             1    37 978,05   37 978,05
+                                   {carried}
+"""
+    second = f"""
+Libellé                     Qté      Prix HT       Total
+                                   {brought}
+Gestion de projet             2        10,00       20,00
+                                    Total HT   37 998,05
+"""
+    table = extract_line_items(document_lines(make_document(first, second)), ",")
+    assert [(i.description, i.amount) for i in table.items] == [("Audit de sécurité", "37978.05"),
+                                                                ("Gestion de projet", "20.00")]
+    assert table.rows_seen == 2
+
+
 def test_headings_broken_over_two_lines(make_document):
     rows, _ = _rows(make_document("""
 Pos  Item / Service           Qty      Unit     Line
