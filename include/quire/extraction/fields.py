@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import dropwhile
 
 from quire.extraction import labels
 from quire.extraction.layout import (
@@ -36,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-95"
+EXTRACTOR_VERSION = "generic-96"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1131,12 +1132,14 @@ _SURE_NAME = 0.7
 
 def _heads_sender_block(segments: Sequence[TextLine], position: int, block: Sequence[int]) -> bool:
     """Whether the name-like line at ``position``, without a legal form, heads an issuer's block: address
-    lines, then contact details. A field label over its value ("Account No." / "C82324") heads none."""
+    lines, then contact details; a register entry may come between the name and the address. A field
+    label over its value ("Account No." / "C82324") heads none."""
     name = segments[position].text
     if labels.COMPANY_SUFFIX.search(name) or _is_field_label(name) or not block \
             or segments[position].confidence < _SURE_NAME:
         return False
-    return not _has_contact_details(segments, block[:1]) and _has_contact_details(segments, block)
+    address = list(dropwhile(lambda p: labels.REGISTER_ENTRY.search(segments[p].text), block))
+    return bool(address) and not _has_contact_details(segments, address[:1]) and _has_contact_details(segments, block)
 
 
 #: an issuer's block: its name and up to this many lines under it (address, then contact details)

@@ -211,11 +211,19 @@ COMPANY_SUFFIX = _any(
 )
 #: "Owned by: ..." before the operating company's name on a shop's receipt
 OWNED_BY = _any(r"^\W*(?:own(?:ed)?|operated|managed)\s+by\b\W*")
+#: a company's entry in a trade register, which an issuer may print under its name, above its address
+#: ("Registered in England and Wales No. 750776", "RCS Paris B 735 524", "Amtsgericht München HRB 1234");
+#: not "Registered office:", which is followed by an address
+_REGISTER_ENTRY_PATTERNS = (
+    r"\bregistered\s+(?:in|no|number)\b", r"\bcompany\s*number\b", r"\brcs\b", r"\bamtsgericht\b",
+    r"\bhandelsregister\b", r"\bhrb\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b",
+)
+REGISTER_ENTRY = _any(*_REGISTER_ENTRY_PATTERNS)
 #: lines that carry contact or registration details, never a name or an address line
 CONTACT = _any(
     r"\btel\b", r"\bphone\b", r"\bfax\b", r"\be-?mail\b", r"@", r"\bwww\.", r"https?://", r"\bweb(?:site)?\b",
     r"\b(?:gst|vat|sst|tax|ust|tva|btw)\b", r"\breg(?:istration)?\b", r"\bco\.?\s*no\b", r"\bcompany\s*no\b",
-    r"\biban\b", r"\bbic\b", r"\bswift\b", r"\bkvk\b", r"\bsiret\b", r"\bsiren\b", r"\bhrb\b", r"\btelefon\b",
+    r"\biban\b", r"\bbic\b", r"\bswift\b", *_REGISTER_ENTRY_PATTERNS, r"\btelefon\b",
     r"\bsteuer-?(?:nummer|nr)\b",
     r"\bt[ée]l[ée]phone\b", r"\bt[ée]l\b", r"\btelefoon\b", r"\bmobile?\b", r"\bhp\b",
     # a web or e-mail address whose "@" or "www." OCR lost ("billing murphytic.com"), at the end of its line

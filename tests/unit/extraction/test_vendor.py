@@ -785,3 +785,24 @@ def test_the_foot_gives_the_address_where_the_head_s_reads_unsurely(make_documen
             "2         Coffee beans              20.00       40.00"]
     unsure = ("ibe", "sah", "ovr", "anchester")
     assert _vendor(make_document, _with_foot(head), unsure=unsure) == ("Murphy Foster LLC", address)
+
+
+
+@pytest.mark.parametrize(("register", "name", "street", "city"), [
+    ("RCS Paris B 58.307", "Moreau Nettoyage", "44, place des Lilas", "1003 Lausanne"),
+    ("Registered in England and Wales No. 750776", "Smith Logistics", "70 Victoria Avenue", "Denver, CO 80202"),
+    ("Amtsgericht München HRB 40917", "Haustechnik Becker", "Bergweg 57", "80331 München"),
+])
+def test_a_register_entry_under_the_issuers_name_is_no_address_line(make_document, register, name, street, city):
+    # tune2 165: the addressee at the left, the issuer's block at the right with its register entry under
+    # the name. The entry was read as the address's first line; and as contact details right under the name
+    # it kept the block from heading an issuer's address, so the addressee was taken for the issuer
+    text = ("Facture                                       N° de facture: 202510-02760\n"
+            "\n"
+            "Fournitures Girard Sàrl\n"
+            f"4, place de la République                    {name}\n"
+            f"1201 Genève                                  {register}\n"
+            f"                                             {street}\n"
+            f"                                             {city}\n"
+            "                                             Tél. +41 33 5830289\n")
+    assert _vendor(make_document, text) == (name, f"{street}, {city}")
