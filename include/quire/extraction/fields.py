@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-96"
+EXTRACTOR_VERSION = "generic-97"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1024,7 +1024,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name_position = _spelled_out_below(head, candidates, name_position)
         name_position = _name_under_tagline(head, candidates, name_position)
         name_position = _named_by_domain(first_page, candidates, name_position, blocked)
-    first_page[name_position] = _name_part(_widen_name(first_page, name_position))
+    strip = _widen_name(first_page, name_position)
+    first_page[name_position] = _name_part(strip)
     name_segments = [first_page[name_position], *(_name_continuation(first_page, name_position, blocked)
                                                   or _second_display_line(first_page, name_position, blocked))]
     name_position = first_page.index(name_segments[-1])  # the address starts under the last line of the name
@@ -1037,7 +1038,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not labels.LEGAL_FORM.search(name.value):
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     address = _address_below(first_page, name_position, blocked)
-    address = _surer_address_in_foot(first_page, name.value, address, blocked) or address
+    address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
     if not address:
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
@@ -1322,6 +1323,28 @@ def _name_part(segment: TextLine) -> TextLine:
         return segment
     cut = next((i for i, word in enumerate(segment.words) if i and word.text in _STRIP_SEPARATORS), None)
     return segment if cut is None else TextLine(segment.page_number, segment.index, segment.words[:cut])
+
+
+def _strip_address(strip: TextLine) -> list[TextLine]:
+    """The address a one-line sender strip prints after the name ("ACME Ltd | 1 High St | Leeds LS1 4DY |
+    VAT GB123"): its parts up to the first contact or register detail, or to the country. Text layers
+    only, as for the name. A street and a town make two parts, or one with a comma: a single part without
+    one is a tagline ("ACME Ltd | Since 1987")."""
+    parts: list[list[Word]] = []
+    for word in strip.words[len(_name_part(strip).words):]:
+        if word.text in _STRIP_SEPARATORS:
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    address: list[TextLine] = []
+    for words in parts:
+        part = TextLine(strip.page_number, strip.index, tuple(words))
+        if not words or labels.CONTACT.search(part.text) or _REGISTRATION_LINE.match(part.text):
+            break
+        address.append(part)
+        if _country(part.text) is not None:
+            break
+    return address if len(address) >= 2 or (address and "," in address[0].text) else []
 
 
 #: the page foot: segments starting this far down the page's text

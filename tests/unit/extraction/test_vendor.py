@@ -467,7 +467,26 @@ def test_a_one_line_sender_strip_gives_the_name_alone(make_document):
             "Bill to\n"
             "Software Walsh Corp.\n"
             "10 Oak Street, Austin, TX 78701\n")
-    assert _vendor(make_document, text)[0] == "Carter & Palmer Ltd"
+    assert _vendor(make_document, text) == ("Carter & Palmer Ltd", "12 High Street, Leeds LS1 4AB")
+
+
+@pytest.mark.parametrize(("strip", "address"), [
+    # tune2 050, 054, 010: nothing under the strip but the title and the addressee, so no address was read
+    ("Carter Office Supplies Co. Ltd | 175 Victoria Street | Chicago, IL 60601 | Tax ID EIN 67-3381777",
+     "175 Victoria Street, Chicago, IL 60601"),
+    ("Carter Office Supplies Co. Ltd | 175 Victoria Street | Chicago, IL 60601 | USA | 42 Ways Ltd",
+     "175 Victoria Street, Chicago, IL 60601, USA"),
+    ("Carter Office Supplies Co. Ltd | 175 Victoria Street, Chicago, IL 60601", "175 Victoria Street, Chicago, IL 60601"),
+    ("Carter Office Supplies Co. Ltd | Since 1987", None),  # a tagline
+])
+def test_a_one_line_sender_strip_gives_the_address_after_the_name(make_document, strip, address):
+    text = (f"{strip}\n"
+            "INVOICE\n"
+            "Invoice to                               Invoice No.: INV-2026-12668\n"
+            "Logistics Carter Inc.                    Issue date: 03/21/2026\n"
+            "56 Church Street                         Due Date: 04/04/2026\n"
+            "Chicago, IL 60601                        Customer ID: K62243\n")
+    assert _vendor(make_document, text) == ("Carter Office Supplies Co. Ltd", address)
 
 
 def test_a_smaller_tagline_beside_the_name_is_no_part_of_it(make_document):
