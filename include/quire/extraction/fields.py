@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-97"
+EXTRACTOR_VERSION = "generic-98"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -999,6 +999,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if doc_type == "receipt":
         candidates = _without_logo_lead(head, candidates)
     labelled = _name_after_label(head[vendor_block]) if vendor_block is not None else None
+    label = head[vendor_block] if labelled is not None else None
     if labelled is not None:
         first_page[vendor_block] = head[vendor_block] = labelled  # "Seller: ACME Ltd": the name alone
         candidates = [vendor_block] + [p for p in candidates if p > vendor_block]
@@ -1037,7 +1038,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
     if not labels.LEGAL_FORM.search(name.value):
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
-    address = _address_below(first_page, name_position, blocked)
+    address = _address_below(first_page, name_position, blocked, label if name_position == vendor_block else None)
     address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
     if not address:
         return name, _MISSING
@@ -1508,14 +1509,17 @@ _LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", 
 _LEGAL_FORM_END = re.compile(rf"(?:{labels.LEGAL_FORM.pattern})\W*$", re.IGNORECASE)
 
 
-def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
-    """The segments under the name, in its column, that read as address lines.
+def _address_below(segments: Sequence[TextLine], name_position: int, blocked: set[int],
+                   label: TextLine | None = None) -> list[TextLine]:
+    """The segments under the name, in its column, that read as address lines. The column of a name
+    printed after its ``label`` ("Émetteur de la facture : Girard S.A.R.L.") starts with the label.
 
     Of the segments a row holds in the name's column, the one overlapping the name most is
     read (a logo's initials beside the street line are not part of the address).
     """
     name = segments[name_position]
-    left, right = name.x0 - 4 * name.char_width(), name.x1 + 4 * name.char_width()
+    start = min(name.x0, label.x0) if label is not None else name.x0
+    left, right = start - 4 * name.char_width(), name.x1 + 4 * name.char_width()
     by_row: dict[int, int] = {}
     for position in range(name_position + 1, len(segments)):
         segment = segments[position]

@@ -424,12 +424,14 @@ def test_a_receipt_keeps_the_short_words_ocr_read_unsurely(make_document):
     assert _vendor(make_document, text, "receipt", unsure=("TA", "K"))[0] == "BOOK TA K (TAMAN DAYA) SDN BHD"
 
 
-@pytest.mark.parametrize("label", ["Issued by:", "Rechnungssteller:", "Émis par :", "Uitgegeven door:"])
+@pytest.mark.parametrize("label", ["Issued by:", "Rechnungssteller:", "Émis par :", "Uitgegeven door:",
+                                   "Émetteur de la facture :"])
 def test_an_issuing_label_before_the_name_is_no_part_of_it(make_document, label):
+    # the address is set under the label, not under the name: tune2 024 lost "1010 Wien", 068 its address
     text = (f"{label} Lambert & Fils SARL                    INVOICE\n"
             "12 Rue de la Paix\n"
             "75002 Paris\n")
-    assert _vendor(make_document, text)[0] == "Lambert & Fils SARL"
+    assert _vendor(make_document, text) == ("Lambert & Fils SARL", "12 Rue de la Paix, 75002 Paris")
 
 
 def test_an_issuing_label_on_a_line_of_its_own_is_not_the_name(make_document):
