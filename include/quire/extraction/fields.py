@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-98"
+EXTRACTOR_VERSION = "generic-99"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1482,11 +1482,11 @@ def _wrap_gap(segment: TextLine) -> float:
 
 
 def _second_display_line(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
-    """The second line of a name set over two lines in display type without a legal form ("Ingénierie" /
-    "Emma Dubois"): the next line in its column, as large (within 5 %), stacked within half its height,
-    and read as a name. Nothing for a name in body type, or one that already carries a legal form."""
+    """The second line of a name set over two lines in display type ("Ingénierie" / "Emma Dubois", "SARL
+    Rousseau" / "Fournitures"): the next line in its column, as large (within 5 %), stacked within half its
+    height, and read as a name. Nothing for a name in body type, or one that ends with its legal form."""
     name = segments[name_position]
-    if not _in_display_type(name, segments) or labels.LEGAL_FORM.search(name.text):
+    if not _in_display_type(name, segments) or _LEGAL_FORM_END.search(name.text):
         return []
     below = _next_in_column(segments, name_position, range(name_position + 1, len(segments)))
     if below is None or below in blocked:

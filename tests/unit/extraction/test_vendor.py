@@ -737,6 +737,21 @@ def test_a_name_over_two_lines_in_display_type_without_a_legal_form_is_read_whol
     assert _vendor_of(document, "purchase_order")[0] == "Ingénierie"
 
 
+def test_a_name_in_display_type_that_starts_with_its_legal_form_may_go_on_below(make_document):
+    # tune2s3 050: "SARL Rousseau" / "Fournitures"; the second line was read as the address's first
+    document = make_document("\nSARL Rousseau                                   FACTURE\n"
+                             "Fournitures\n"
+                             "162, place de la République\n"
+                             "5000 Namur\n")
+    assert _vendor_of(_in_display_type(document, (1, 2))) == (
+        "SARL Rousseau Fournitures", "162, place de la République, 5000 Namur")
+    # one that ends with it is whole
+    document = make_document("\nRousseau SARL                                   FACTURE\n"
+                             "Fournitures\n"
+                             "162, place de la République\n")
+    assert _vendor_of(_in_display_type(document, (1, 2)))[0] == "Rousseau SARL"
+
+
 def test_the_country_ends_the_address_and_is_read_back_from_one_misread_letter(make_document):
     text = ("Miller Consulting Inc.                          CREDIT NOTE\n"
             "167 King Avenue\n"
