@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-99"
+EXTRACTOR_VERSION = "generic-100"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -870,7 +870,7 @@ _TITLE_ONLY = re.compile(
     r"^\W*(?:(?:tax|commercial|pro[\s-]?forma|simplified|official|cash|sales)?\s*"
     r"(?:invoice|receipt|bill|credit\s*note|purchase\s*order|rechnung|gutschrift|facture|avoir|factuur|"
     r"creditnota|quittung|re[çc]u|credit\s*memo|rechnungskorrektur|bestellung|bestelling|bon\s*de\s*commande|"
-    r"inkooporder|bestelbon)s?|cash\s*bill)\W*$",
+    r"inkooporder|bestelbon|note\s*de\s*cr[ée]dit|creditfactuur)s?|cash\s*bill)\W*$",
     re.IGNORECASE)
 #: a company registration number ("(860671-D)", "002043319-W", "ROC NO. : (1072825-A)", "CO-REG:860671-D")
 _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]]?", re.IGNORECASE)

@@ -491,6 +491,17 @@ def test_a_one_line_sender_strip_gives_the_address_after_the_name(make_document,
     assert _vendor(make_document, text) == ("Carter Office Supplies Co. Ltd", address)
 
 
+@pytest.mark.parametrize("title", ["Note de crédit", "Creditfactuur", "Facture"])
+def test_the_title_under_a_sender_strip_is_no_address_line(make_document, title):
+    # tune2 128: the strip's address gave way to the title set under it, "Note de crédit"
+    text = ("Dubois Transports EURL | 185 boulevard Pasteur | 75002 Paris | N° TVA FR09389881046\n"
+            f"{title}\n"
+            "\n"
+            "Destinataire                             Avoir n°: AV-2024-86697\n"
+            "Chevalier & Fontaine SARL                Date: 09/06/2024\n")
+    assert _vendor(make_document, text, "credit_note") == ("Dubois Transports EURL", "185 boulevard Pasteur, 75002 Paris")
+
+
 def test_a_smaller_tagline_beside_the_name_is_no_part_of_it(make_document):
     document = make_document("Brandt Consulting GmbH   Beratung seit 1987      RECHNUNG\n"
                              "Hauptallee 122\n"
