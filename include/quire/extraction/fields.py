@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import statistics
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-100"
+EXTRACTOR_VERSION = "generic-101"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -340,7 +340,7 @@ def _labelled_number(lines: Sequence[TextLine], patterns: Sequence[re.Pattern[st
 
 def _number_beside_or_below(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldValue | None:
     for position, line in enumerate(lines):
-        for match in pattern.finditer(line.text):
+        for match in _every_match(pattern, line.text):
             after = _text_after(line, match.end())
             value = _identifier(after)
             if value is not None:
@@ -354,6 +354,15 @@ def _number_beside_or_below(lines: Sequence[TextLine], pattern: re.Pattern[str])
                 if value is not None:
                     return FieldValue(value, _LABELLED_BELOW * below.confidence)
     return None
+
+
+def _every_match(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of a label, also those that start inside an earlier one: the title beside "N° de facture:"
+    makes "FACTURE N°" a match, whose value "de" is none, and the label is "N° de facture"."""
+    start = 0
+    while (match := pattern.search(text, start)) is not None:
+        yield match
+        start = match.start() + 1
 
 
 def _value_beside(line: TextLine, end: int) -> bool:

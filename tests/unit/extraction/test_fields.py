@@ -269,6 +269,17 @@ def test_a_document_number_survives_a_misread_label(make_document, text, expecte
     assert fields["invoice_number"].value == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("FACTURE                                N° de facture: F-2026-29631\nDate: 21 février 2026", "F-2026-29631"),
+    ("AVOIR                                  N° d'avoir: AV-2024-07146\nDate: 01/12/2024", "AV-2024-07146"),
+])
+def test_a_title_beside_the_number_label_is_no_part_of_it(make_document, text, expected):
+    # tune 021, 045: "FACTURE N°" matched first, its value "de" was none, so the number was read only as an
+    # unlabelled one, at the fallback confidence that sends the invoice to review
+    number = extract_fields(make_document(text), INVOICE, templates=(), settings=SETTINGS).fields["invoice_number"]
+    assert number.value == expected and number.confidence >= 0.9
+
+
 def test_a_receipt_date_whose_slashes_ocr_misread_is_still_the_issue_date(make_document):
     receipt = make_document("""
 KEDAI PAPAN YEW CHUAN
