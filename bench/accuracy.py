@@ -57,6 +57,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,7 @@ CORPORA = ("sroie-ocr", "sroie-box", "receipts-degraded", "dev-digital", "dev-sc
 FIELDS = ("invoice_number", "issue_date", "due_date", "total_amount", "subtotal_amount", "tax_amount",
           "currency", "vendor_name", "vendor_address", "doc_type")
 TEXT_FIELDS = frozenset({"vendor_name", "vendor_address"})
+AMOUNT_FIELDS = frozenset({"total_amount", "subtotal_amount", "tax_amount"})
 #: issue 4, point 7: (corpus prefix, field) -> minimum accuracy in percent
 GOALS: dict[tuple[str, str], float] = {
     **{("sroie-ocr", f): g for f, g in (("issue_date", 90), ("total_amount", 85), ("vendor_name", 70))},
@@ -102,11 +104,15 @@ def _init_worker(home: str) -> None:
 # -- ground truth ----------------------------------------------------------------------------------------
 
 def canonical(name: str, value: Any) -> str | None:
-    """A value as it is compared: text fields as folded word sequences, everything else as printed."""
+    """A value as it is compared: text fields as folded word sequences, amounts as printed but for the sign
+    of a zero (a credit note's ground truth gives "-0.00" of tax, the same amount as "0.00"), everything
+    else as printed."""
     if value is None:
         return None
     if name in TEXT_FIELDS:
         return " ".join(re.findall(r"\w+", fold(str(value)))) or None
+    if name in AMOUNT_FIELDS and Decimal(str(value)).is_zero():
+        return str(Decimal(str(value)).copy_abs())
     return str(value)
 
 
