@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-101"
+EXTRACTOR_VERSION = "generic-102"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1457,11 +1457,10 @@ _MARK_IN_BRACKETS = re.compile(r"\(\s*[^\W\d_]+\s*\)")
 
 def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked: set[int]) -> list[TextLine]:
     """The lines a long name wraps onto: up to two lines right under it, in its column, the last of
-    which ends with a legal form ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" / "ALAM) SDN BHD").
-    Nothing when the name already carries a legal form."""
+    which ends with a legal form ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" / "ALAM) SDN BHD"). A name
+    that already carries a legal form goes on only with more of it ("Wagner GmbH" / "& Co. KG")."""
     name = segments[name_position]
-    if labels.LEGAL_FORM.search(name.text):
-        return []
+    complete = labels.LEGAL_FORM.search(name.text) is not None
     taken: list[TextLine] = []
     previous = name
     for position in range(name_position + 1, len(segments)):
@@ -1470,7 +1469,7 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
             continue
         if (position in blocked or segment.top - previous.bottom > _wrap_gap(segment) or len(taken) == 2
                 or labels.CONTACT.search(segment.text) or _REGISTRATION_LINE.match(segment.text)
-                or not _LETTERS.search(segment.text)):
+                or not _LETTERS.search(segment.text) or (complete and not _goes_on_with_legal_form(segment.text))):
             return []
         taken.append(segment)
         if _LEGAL_FORM_END.search(_repair_name(_without_registration(segment.text))):
@@ -1511,7 +1510,12 @@ def _complete_before(name: TextLine, following: TextLine) -> bool:
     company's, unless it goes on with the legal form: "UG" "(haftungsbeschränkt)", "GmbH" "& Co. KG"."""
     if not _LEGAL_FORM_END.search(name.text):
         return False
-    return not following.text.lstrip().startswith(("(", "&", "+")) and not _LEGAL_FORM_ONLY.match(following.text)
+    return not _goes_on_with_legal_form(following.text)
+
+
+def _goes_on_with_legal_form(text: str) -> bool:
+    """Whether text after a legal form adds to it: "(haftungsbeschränkt)", "& Co. KG", "Ltd"."""
+    return text.lstrip().startswith(("(", "&", "+")) or _LEGAL_FORM_ONLY.match(text) is not None
 
 
 _LEGAL_FORM_ONLY = re.compile(rf"^\W*(?:(?:{labels.LEGAL_FORM.pattern})\W*)+$", re.IGNORECASE)

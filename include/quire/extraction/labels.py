@@ -200,6 +200,8 @@ _LEGAL_FORMS = (
     r"\bllp\b", r"\bplc\b", r"\bco\.", r"\bcompany\b",
     # "Schäfer & Zimmermann mbH", a cooperative's "e.G." / "eG" (never "e.g."), a Dutch "C.V.", a French "SASU"
     r"\bmbh\b", r"\be\.\s?(?-i:G)\.", r"\b(?-i:eG)\b", r"\bc\.v\.(?!\w)", r"\b(?-i:CV)\b", r"\bsasu\b",
+    # "Facilities L.L.C.", "Schmidt Haustechnik UG (haftungsbeschränkt)"
+    r"\bl\.l\.[cp]\.", r"\bhaftungsbeschr[äa]nkt\b",
 )
 #: a legal form: the end of a company's name
 LEGAL_FORM = _any(*_LEGAL_FORMS)

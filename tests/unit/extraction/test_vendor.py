@@ -853,3 +853,16 @@ def test_a_register_entry_under_the_issuers_name_is_no_address_line(make_documen
             f"                                             {city}\n"
             "                                             Tél. +41 33 5830289\n")
     assert _vendor(make_document, text) == (name, f"{street}, {city}")
+
+
+@pytest.mark.parametrize(("first", "second"), [("Schmidt Haustechnik", "UG (haftungsbeschränkt)"),
+                                               ("Carter", "Facilities L.L.C."), ("Wagner GmbH", "& Co. KG")])
+def test_a_legal_form_set_on_the_line_under_the_name_is_part_of_it(make_document, first, second):
+    # tune seed 5 word marks, the name in display type over its legal form: the legal form's line was read
+    # as the address's first
+    document = make_document(f"\n{first}                                       RECHNUNG\n"
+                             f"{second}\n"
+                             "Bergstraße 40                         Rechnung Nr.: 2025/32590\n"
+                             "04109 Leipzig\n")
+    assert _vendor_of(_with_heights(document, {1: 20.0, 2: 14.0}, left_of=240)) == (
+        f"{first} {second}", "Bergstraße 40, 04109 Leipzig")
