@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-102"
+EXTRACTOR_VERSION = "generic-103"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1052,7 +1052,13 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     if not address:
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
-    return name, FieldValue(text, 0.7 * min(segment.confidence for segment in address))
+    confidence = 0.7 * min(segment.confidence for segment in address)
+    return name, FieldValue(text, min(confidence, _MISREAD) if _MISREAD_ADDRESS.search(text) else confidence)
+
+
+#: what no postal address prints, so OCR misread it ("Leeds LS! 4DY", "EH) 1YZ", "$000 Namur", "Écoles : 1201
+#: Geneve", a bar at the line's edge): the address is worth a look however surely its words were read
+_MISREAD_ADDRESS = re.compile(r"[!$;{}\[\]<>?~^=*_]|^[^(]*\)|\s:\s|^\W*\||\|\W*$")
 
 
 #: the name an e-mail address or a web site gives after "@" or "www." ("office@walsh-facilities.co.uk")

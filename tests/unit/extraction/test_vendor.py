@@ -866,3 +866,16 @@ def test_a_legal_form_set_on_the_line_under_the_name_is_part_of_it(make_document
                              "04109 Leipzig\n")
     assert _vendor_of(_with_heights(document, {1: 20.0, 2: 14.0}, left_of=240)) == (
         f"{first} {second}", "Bergstraße 40, 04109 Leipzig")
+
+
+@pytest.mark.parametrize(("city", "misread"), [
+    ("Leeds LS! 4DY", True), ("Edinburgh EH) 1YZ", True), ("$000 Namur", True), ("5000 Namur | Belgique", False),
+    ("Leeds LS1 4DY", False), ("Cork T12 W8CV (Ireland)", False),
+])
+def test_an_address_with_a_character_no_address_prints_is_worth_a_look(make_document, city, misread):
+    # dev and tune scans routed auto with "Leeds LS! 4DY", "EH) 1YZ", "$000 Namur", read at 0.61-0.68
+    document = make_document(f"Carter & Palmer Ltd                          INVOICE\n12 High Street\n{city}\n")
+    address = extract_fields(document, Classification("invoice", 0.9, "test"), templates=(),
+                             settings=SETTINGS).fields["vendor_address"]
+    assert address.value == f"12 High Street, {city}"
+    assert (address.confidence < SETTINGS.review_confidence) is misread
