@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ RECORD_KEYS = {"source", "sha256", "status", "reason", "pages", "ocr_pages", "do
 DOCUMENT_KEYS = {"id", "page_range", "doc_type", "doc_type_confidence", "fields", "line_items", "validation",
                  "routing"}
 #: point 2's four line-item values, plus a confidence like every field's
-LINE_ITEM_KEYS = {"description", "quantity", "unit_price", "amount", "confidence"}
+LINE_ITEM_KEYS = {"description", "quantity", "unit_price", "discount_percent", "amount", "confidence"}
 DOC_TYPES = {"invoice", "receipt", "credit_note", "purchase_order", "letter", "other"}
 AMOUNT = re.compile(r"^-?\d+\.\d{2,}$")
 QUANTITY = re.compile(r"^-?\d+(?:\.\d+)?$")
@@ -88,6 +89,7 @@ def assert_record_schema(record: dict[str, Any]) -> None:
             assert isinstance(item["description"], str)
             assert item["quantity"] is None or QUANTITY.match(item["quantity"])
             assert all(item[k] is None or AMOUNT.match(item[k]) for k in ("unit_price", "amount"))
+            assert item["discount_percent"] is None or 0 < Decimal(item["discount_percent"]) < 100
             assert isinstance(item["confidence"], float)
         for result in document["validation"]:
             assert set(result) == {"rule", "ok", "detail"}
