@@ -1185,7 +1185,13 @@ def _block_below(segments: Sequence[TextLine], position: int, blocked: set[int])
 
 def _has_contact_details(segments: Sequence[TextLine], block: Sequence[int]) -> bool:
     """Whether a block's lines give a phone number, an e-mail address or a tax or registration number."""
-    return any(labels.CONTACT.search(segments[p].text) or _REGISTRATION_LINE.match(segments[p].text) for p in block)
+    return any(_is_contact_line(segments[p].text) for p in block)
+
+
+def _is_contact_line(text: str) -> bool:
+    """Whether a line gives contact or registration details ("Tel. +49 ...", "RCS Paris B 58.307",
+    "(860671-D)"): never a name or an address line."""
+    return labels.CONTACT.search(text) is not None or _REGISTRATION_LINE.match(text) is not None
 
 
 def _without_specks(segments: Sequence[TextLine]) -> list[TextLine]:
@@ -1355,7 +1361,7 @@ def _strip_address(strip: TextLine) -> list[TextLine]:
     address: list[TextLine] = []
     for words in parts:
         part = TextLine(strip.page_number, strip.index, tuple(words))
-        if not words or labels.CONTACT.search(part.text) or _REGISTRATION_LINE.match(part.text):
+        if not words or _is_contact_line(part.text):
             break
         address.append(part)
         if _country(part.text) is not None:
@@ -1474,8 +1480,8 @@ def _name_continuation(segments: Sequence[TextLine], name_position: int, blocked
         if segment.index == previous.index or _overlap(segment, name.x0, name.x1) <= 0:
             continue
         if (position in blocked or segment.top - previous.bottom > _wrap_gap(segment) or len(taken) == 2
-                or labels.CONTACT.search(segment.text) or _REGISTRATION_LINE.match(segment.text)
-                or not _LETTERS.search(segment.text) or (complete and not _goes_on_with_legal_form(segment.text))):
+                or _is_contact_line(segment.text) or not _LETTERS.search(segment.text)
+                or (complete and not _goes_on_with_legal_form(segment.text))):
             return []
         taken.append(segment)
         if _LEGAL_FORM_END.search(_repair_name(_without_registration(segment.text))):
@@ -1558,7 +1564,7 @@ def _address_below(segments: Sequence[TextLine], name_position: int, blocked: se
         if address and (segment.x1 < min(line.x0 for line in address)
                         or segment.x0 > max(line.x1 for line in address)):
             continue  # beside the address lines read so far: a wide name's column reaches the next block's labels
-        if (position in blocked or labels.CONTACT.search(text) or _REGISTRATION_LINE.match(text)
+        if (position in blocked or _is_contact_line(text)
                 or _PHONE_ONLY.match(text) or find_dates(text) or _TITLE_ONLY.match(text)
                 or labels.INVOICE_NUMBER.search(text) or labels.CUSTOMER_BLOCK.search(text)):
             skipped += 1
