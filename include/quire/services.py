@@ -302,7 +302,7 @@ def _reviewed_extraction(machine: ExtractionRecord | None, corrections: dict[str
                 raise TerminalError(f"{name}: {value!r} is not an amount") from exc
         fields[name] = FieldValue(value if value != "" else None, 1.0)
     line_items = tuple(LineItem(i["description"], i.get("quantity"), i.get("unit_price"), i.get("amount"),
-                                float(i.get("confidence", 0)), i.get("discount_percent"))
+                                float(i.get("confidence", 0)), discount_percent=i.get("discount_percent"))
                        for i in (machine.line_items if machine else []))
     validation = (ValidationResult("reviewed_by_person", True, "a reviewer approved the record"),)
     return Extraction(fields=fields, line_items=line_items, validation=validation, routing=Routing.AUTO,
