@@ -111,8 +111,8 @@ def canonical(name: str, value: Any) -> str | None:
         return None
     if name in TEXT_FIELDS:
         return " ".join(re.findall(r"\w+", fold(str(value)))) or None
-    if name in AMOUNT_FIELDS and Decimal(str(value)).is_zero():
-        return str(Decimal(str(value)).copy_abs())
+    if name in AMOUNT_FIELDS and (amount := Decimal(str(value))).is_zero():
+        return str(amount.copy_abs())
     return str(value)
 
 
