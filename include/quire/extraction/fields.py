@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-103"
+EXTRACTOR_VERSION = "generic-104"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1047,6 +1047,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
     if not labels.LEGAL_FORM.search(name.value):
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
+    elif len(name_segments) > 1:
+        name = replace(name, value=_in_foot_order(first_page, name.value) or name.value)
     address = _address_below(first_page, name_position, blocked, label if name_position == vendor_block else None)
     address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
     if not address:
@@ -1394,6 +1396,18 @@ def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
     for position in _in_foot(segments):
         text = _repair_name(segments[position].text.strip())
         if text[:len(name)].casefold() == name.casefold() and _LEGAL_FORM_ONLY.match(text[len(name):]):
+            return text
+    return None
+
+
+def _in_foot_order(segments: Sequence[TextLine], name: str) -> str | None:
+    """The name as the foot of the page prints it on one line, where it prints the same words in another order:
+    a word mark stacked over its legal form ("Chevalier Traiteur" / "SARL") does not say which comes first,
+    and the foot does ("SARL Chevalier Traiteur")."""
+    words = sorted(name.casefold().split())
+    for position in _in_foot(segments):
+        text = _repair_name(segments[position].text.strip())
+        if text != name and sorted(text.casefold().split()) == words:
             return text
     return None
 

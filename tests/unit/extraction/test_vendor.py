@@ -868,6 +868,19 @@ def test_a_legal_form_set_on_the_line_under_the_name_is_part_of_it(make_document
         f"{first} {second}", "Bergstraße 40, 04109 Leipzig")
 
 
+@pytest.mark.parametrize(("foot", "vendor"), [
+    ("SARL Chevalier Traiteur", "SARL Chevalier Traiteur"),  # the foot says which comes first
+    ("Chevalier Traiteur SARL", "Chevalier Traiteur SARL"),
+    ("SARL Chevalier Traiteur Bruxelles", "Chevalier Traiteur SARL"),  # more words: another name
+])
+def test_a_word_mark_over_its_legal_form_reads_in_the_order_the_foot_prints_it(make_document, foot, vendor):
+    # tune seed 5 word marks: "Chevalier Traiteur" in display type over "SARL"
+    head = "\nChevalier Traiteur                                    FACTURE\nSARL\n121 avenue de la Gare\n1000 Bruxelles\n"
+    document = make_document(head + "\n" * 46 + f"{foot}                     TVA BE0882159988\n")
+    assert _vendor_of(_with_heights(document, {1: 20.0, 2: 14.0}, left_of=240)) == (
+        vendor, "121 avenue de la Gare, 1000 Bruxelles")
+
+
 @pytest.mark.parametrize(("city", "misread"), [
     ("Leeds LS! 4DY", True), ("Edinburgh EH) 1YZ", True), ("$000 Namur", True), ("5000 Namur | Belgique", False),
     ("Leeds LS1 4DY", False), ("Cork T12 W8CV (Ireland)", False),
