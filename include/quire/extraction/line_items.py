@@ -20,6 +20,10 @@ from quire.extraction.normalise import format_amount, format_quantity, one_edit_
 from quire.model import LineItem, Word
 
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
+    # a column of rates (a discount, the VAT rate): named first, so "Tax rate" is no price column
+    ("rate", r"(?:\b(?:discount|rabatt|remise|korting|steuersatz)\b|\b(?:disc|rem)\.|"
+             r"\b(?:tax|vat|gst|mwst|ust|btw)\.?[\s-]*(?:(?:rate|satz|tarief)\b|%)|\btaux(?:\s*(?:de\s*)?tva)?\b)"
+             r"(?:\s*%)?"),
     ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
                    r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
                    r"\bst[üu]ck-?preis|\bp\.?\s?u\.?\s*ht\b|\bpu\b|"
@@ -74,22 +78,26 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
     descriptions = sorted((c for c in claimed if c[2] == "description"), key=lambda c: c[0])
     for extra in descriptions[:-1]:  # "Item" before "Description" numbers the rows
         claimed[claimed.index(extra)] = (extra[0], extra[1], "other")
-    kinds = {kind for _, _, kind in claimed}
+    kinds = {kind for _, _, kind in claimed} - {"rate"}
     if len(kinds) < 2 or not kinds & {"amount", "unit_price"}:
         return None
     columns: list[Column] = []
+    rates: list[Column] = []
     covered: set[Word] = set()
     for start, end, kind in claimed:
         words = line.words_in_span(start, end)
         covered.update(words)
-        columns.append(Column(kind, min(w.x0 for w in words), max(w.x1 for w in words)))
+        cell = Column("other" if kind == "rate" else kind, min(w.x0 for w in words), max(w.x1 for w in words))
+        (rates if kind == "rate" else columns).append(cell)
     # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out;
     # so do scan specks and rules read into the heading (often the only trace of an unreadable cell)
     for word in line.words:
         if word not in covered:
             columns.append(Column("other", word.x0, word.x1, unread=is_speck(word) or bool(_RULE.match(word.text))))
     columns.sort(key=lambda c: c.x0)
-    return _merge_adjacent(columns, line.char_width())
+    # a rate column's numbers stay out of the others, and it is a column of its own, however close its
+    # heading is set to the price's ("Unit cost Discount %")
+    return tuple(sorted((*_merge_adjacent(columns, line.char_width()), *rates), key=lambda c: c.x0))
 
 
 def _with_lost_description(columns: tuple[Column, ...]) -> tuple[Column, ...]:

@@ -201,6 +201,19 @@ A1002  Site visit          3,5        100,00         -   20 %    350,00
     assert {i.confidence for i in table.items} == {1.0}  # a discounted row adds up like any other
 
 
+def test_a_rate_column_headed_close_to_the_price_is_a_column_of_its_own(make_document):
+    # tune seed 5: "Discount %" set a space after "Unit cost" was read as part of the price's heading, so the
+    # discount "3" (its sign set apart in a column of its own) was taken for the price; "Tax rate" is no price
+    _, table = _rows(make_document("""
+Description of goods  Qty. Unit cost Discount % Tax rate Net amount
+Laser toner cartridge    4 EUR 12.00       3  %    13.5%  EUR 46.56
+Travel expenses          3 EUR 84.49     2.5  %    13.5% EUR 247.13
+Office chair             2 EUR 26.67          -    13.5%  EUR 53.34
+"""))
+    assert [(i.quantity, i.unit_price, i.discount_percent, i.amount) for i in table.items] == [
+        ("4", "12.00", "3", "46.56"), ("3", "84.49", "2.5", "247.13"), ("2", "26.67", None, "53.34")]
+
+
 def test_a_wrapped_cell_with_its_numbers_on_the_last_line_under_a_sub_heading(make_document):
     rows, _ = _rows(make_document("""
 Description                    Qty     Price     Amount
