@@ -28,7 +28,7 @@ _INVOICE = r"[ij]nvoice"
 _SPECK_MARK = r"[.,]?"
 
 INVOICE_NUMBER = _any(
-    rf"\b(?:tax\s+)?{_INVOICE}{_SPECK_MARK}\s*{_NO}", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
+    rf"\b(?:tax\s+)?{_INVOICE}{_SPECK_MARK}[\s-]*(?:{_NO}|id\b)", rf"\binv\.?\s*{_NO}", rf"\bbill\s*{_NO}", rf"\breceipt\s*{_NO}",
     rf"\b(?:document|doc)\s*{_NO}", rf"\bcredit\s*note\s*{_NO}", rf"\bcredit\s*memo\s*{_NO}",
     rf"\btrans(?:action)?\s*{_NO}", r"\bbeleg[\s-]*(?:nummer|nr\.?)", r"\bbon[\s-]*(?:nummer|nr\.?)",
     r"\bbonnr\.?", rf"\bticket\s*{_N_DEGREE}", r"\bn[°o]\s*de\s*ticket",
@@ -58,10 +58,12 @@ DATE_LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\bbill\s*date", r"\bdocument\s*date", r"\brechnungsdatum", r"\bausstellungsdatum",
                         r"\bdate\s*de\s*(?:la\s+)?facture", r"\bdate\s*d['’][ée]mission", r"\bfactuurdatum",
                         r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"\btarikh\b")),
-    ("due_date", _any(r"\bdue\s*date", r"\bpayment\s*due(?:\s*date)?", r"\bdue\s*(?:by|on)\b", r"\bpay\s*by\b",
+    ("due_date", _any(r"\bdue\s*date", r"\bdate\s*due\b(?!\s*date)", r"\bpayment\s*due(?:\s*date)?", r"\bdue\s*(?:by|on)\b",
+                      r"\bpay\s*by\b", r"\bdate\s*limite(?:\s*de\s*(?:paiement|r[èe]glement))?",
+                      r"\b[àa]\s*payer\s*avant\b", r"\buiterste\s*betaal(?:datum|dag)",
                       r"\bf[äa]lligkeit(?:sdatum)?", r"\bf[äa]llig\s*(?:am|bis)?", r"\bzahlbar\s*bis",
                       r"\bzahlungsziel", r"\bdate\s*d['’]?\s*[ée]ch[ée]ance", r"\b[ée]ch[ée]ance",
-                      r"\bpayable\s*avant", r"\bvervaldatum", r"\bvervaldag", r"\bbetalen\s*voor")),
+                      r"\bpayable\s*avant", r"\bvervaldatum", r"\bvervaldag", r"\bbetalen\s*v[oó][oó]r")),
     ("other_date", _any(r"\b(?:delivery|order|ship(?:ping|ment)?|service|tax\s*point|supply)\s*date",
                         r"\bliefer(?:datum|tag)", r"\bbestelldatum", r"\bleistungsdatum",
                         r"\bdate\s*de\s*(?:livraison|commande)", r"\bleverdatum", r"\bbesteldatum",

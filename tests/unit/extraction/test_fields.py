@@ -665,6 +665,29 @@ INV-063387    17 september 2025   1 oktober 2025      C57930
     assert fields["issue_date"].confidence < SETTINGS.review_confidence  # unlabelled: a person confirms
 
 
+@pytest.mark.parametrize(("number_label", "due_label"), [
+    ("Invoice ID:", "Date due:"), ("Invoice-No.", "Date due"), ("Facture n°", "Date limite de paiement :"),
+    ("Facture n°", "À payer avant le"), ("Factuurnummer", "Te betalen vóór"), ("Factuurnr.", "Uiterste betaaldatum:"),
+])
+def test_the_number_and_due_date_by_the_labels_real_invoices_print(make_document, number_label, due_label):
+    # "Date due" after "Date of issue" (as on a Stripe invoice) was read as a second issue date, no due date
+    invoice = make_document(f"Hughes Inc.                      INVOICE\n{number_label} 2024-118\n"
+                            f"Date of issue: 2024-03-15\n{due_label} 2024-04-14\n")
+    fields = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields
+    assert (fields["invoice_number"].value, fields["issue_date"].value, fields["due_date"].value) == (
+        "2024-118", "2024-03-15", "2024-04-14")
+    assert fields["invoice_number"].confidence >= SETTINGS.review_confidence
+
+
+def test_a_date_column_beside_a_due_date_column_is_no_date_due(make_document):
+    # dev: "Invoice # Date Due date" heads three columns; "Date Due" is no label there
+    invoice = make_document("Hughes Inc.                      INVOICE\n"
+                            "Invoice #        Date          Due date        Account No.\n"
+                            "2024-118         2024-03-15    2024-04-14      C-1182\n")
+    fields = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields
+    assert (fields["issue_date"].value, fields["due_date"].value) == ("2024-03-15", "2024-04-14")
+
+
 @pytest.mark.parametrize(("terms", "due"), [
     ("Payment terms: 30 days net", "2024-04-14"),
     ("Zahlbar innerhalb von 14 Tagen ohne Abzug.", "2024-03-29"),
