@@ -137,9 +137,12 @@ for _number, _names in enumerate([
 
 _MONTH_ALTERNATION = "|".join(sorted(map(re.escape, _MONTHS), key=lambda n: (-len(n), n)))
 _ISO_DATE = re.compile(r"(?<![\w.\-/])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
-_NUMERIC_DATE = re.compile(r"(?<![\w.\-/])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])")
+#: (not a four-digit year's first two digits where OCR read its third as a letter: "25/12/20l8"; nor the
+#: units of a day whose tens OCR read as a bar: "|9-09-17")
+_NUMERIC_DATE = re.compile(r"(?<![\w.\-/|])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})"
+                           r"(?!\d|[OoDQIl|iSsBZ]\d)")
 _DAY_MONTH_NAME = re.compile(
-    rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.|,)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w])",
+    rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.|,)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w|])",
     re.IGNORECASE)
 _MONTH_NAME_DAY = re.compile(
     rf"(?<![\w])({_MONTH_ALTERNATION})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?![\w])", re.IGNORECASE)
@@ -219,25 +222,44 @@ def find_dates(text: str) -> list[DateMatch]:
     return sorted(found, key=lambda d: d.start)
 
 
+#: where a misread date may start: not inside a word, a number or a code, nor after a bar (a misread 1)
+_DATE_START = r"(?<![\w.\-/|])"
 #: OCR misreadings of numeric dates, tried only where a document shows no readable issue date:
-#: slashes read as 1, 7, l, I or | ("17/03/2018" as "1770372018"), and a separator lost or read as a
-#: space in a till timestamp ("27 04-18 16:26"; only with the time of day after it)
-_SLASHES_MISREAD = re.compile(r"(?<![\w.\-/])(\d{2})[17lI|](\d{2})[17lI|]((?:19|20)\d{2})(?![\d])")
-_SEPARATOR_MISREAD = re.compile(
-    r"(?<![\w.\-/])(\d{1,2})\s?[-/. ]\s?(\d{1,2})\s?[-/.]\s?(\d{4}|\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))")
+#: slashes read as 1, 7, l, I or | ("17/03/2018" as "1770372018", "17l04/2018"; with a two-digit year only
+#: one of them: "17104/18"), and a separator read as a space in a till timestamp ("27 04-18 16:26", "19-09 17
+#: 15:39"; only with the time of day after it) or beside a four-digit year ("17/03 2018")
+_SLASH = r"[17lI|]"
+_SLASHES_MISREAD = (
+    re.compile(rf"{_DATE_START}(\d{{2}}){_SLASH}(\d{{2}})(?:{_SLASH}|/)((?:19|20)\d{{2}})(?!\d)"),
+    re.compile(rf"{_DATE_START}(\d{{2}})/(\d{{2}}){_SLASH}((?:19|20)\d{{2}})(?!\d)"),
+    re.compile(rf"{_DATE_START}(\d{{2}}){_SLASH}(\d{{2}})/(\d{{2}})(?![\d/])"),
+    re.compile(rf"{_DATE_START}(\d{{2}})/(\d{{2}}){_SLASH}(\d{{2}})(?![\d/])"),
+)
+_SEPARATOR_AS_SPACE = (
+    re.compile(rf"{_DATE_START}(\d{{1,2}})\s?[-/. ]\s?(\d{{1,2}})\s?[-/. ]\s?(\d{{4}}|\d{{2}})"
+               rf"(?=\s+\d{{1,2}}:\d{{2}}(?!\d))"),
+    re.compile(rf"{_DATE_START}(\d{{1,2}})[-/.](\d{{1,2}}) ((?:19|20)\d{{2}})(?!\d)"),
+    re.compile(rf"{_DATE_START}(\d{{1,2}}) (\d{{1,2}})[-/.]((?:19|20)\d{{2}})(?!\d)"),
+)
+#: a hyphen read as a tilde, an underscore or a point ("19~09-17", "27.04-18"): the two separators differ
+_HYPHENS_MISREAD = re.compile(r"(?<![\w.\-/~|])(\d{1,2})([-~_.])(\d{1,2})([-~_.])(\d{4}|\d{2})(?![\w~]|\.\d)")
 #: ... or not read at all between a two-digit day and month, before a four-digit year and a time of day
 #: ("2512/2018 8:13:39 PM", "25/122018 20:13")
 _SEPARATOR_LOST = (
-    re.compile(r"(?<![\w.\-/])(\d{2})(\d{2})[-/.]((?:19|20)\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))"),
-    re.compile(r"(?<![\w.\-/])(\d{2})[-/.](\d{2})((?:19|20)\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))"),
+    re.compile(rf"{_DATE_START}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}})(?=\s+\d{{1,2}}:\d{{2}}(?!\d))"),
+    re.compile(rf"{_DATE_START}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?=\s+\d{{1,2}}:\d{{2}}(?!\d))"),
 )
 
 #: a digit of a numeric date read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018")
-_DIGIT_LOOKALIKES = str.maketrans("OoDQIl|SsBZ", "00001115582")
-_DATE_DIGIT = r"[\dOoDQIl|SsBZ]"
+_DIGIT_LOOKALIKES = str.maketrans("OoDQIl|iSsBZgb", "00001111558296")
+_DATE_DIGIT = r"[\dOoDQIl|iSsBZgb]"
 _DIGITS_MISREAD = re.compile(
-    rf"(?<![\w.\-/])({_DATE_DIGIT}{{1,2}})([-/.])({_DATE_DIGIT}{{1,2}})\2((?:[12]|{_DATE_DIGIT}){_DATE_DIGIT}{{3}}|\d{{2}})"
-    rf"(?![\w/])")
+    rf"(?<![\w.\-/])({_DATE_DIGIT}{{1,2}})([-/.])({_DATE_DIGIT}{{1,2}})\2((?:[12]|{_DATE_DIGIT}){_DATE_DIGIT}{{3}}|"
+    rf"{_DATE_DIGIT}{{2}})(?![\w/])")
+#: ... also of a date with the month's name ("l6 JUN 2018", "16 JUN 2O18")
+_NAMED_MONTH_DIGITS_MISREAD = re.compile(
+    rf"(?<![\w|])(?-i:({_DATE_DIGIT}{{1,2}}))[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*"
+    rf"(?-i:({_DATE_DIGIT}{{4}}|{_DATE_DIGIT}{{2}}))(?![\w|])", re.IGNORECASE)
 
 
 #: a date after a mark OCR made of the label's colon ("Date -17/04/18"), which find_dates leaves as it
@@ -296,27 +318,43 @@ def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> D
 
 
 def find_misread_dates(text: str) -> list[DateMatch]:
-    """Numeric dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_LOST,
-    _DIGITS_MISREAD, _STRAY_MARK_DATE), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in
-    reading order."""
+    """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
+    _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD), and
+    dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading order."""
     found = _impossible_dates_repaired(text)
-    patterns = (_SLASHES_MISREAD, _SEPARATOR_MISREAD, *_SEPARATOR_LOST, _DIGITS_MISREAD, _STRAY_MARK_DATE)
-    for pattern in patterns:
+    for pattern in (*_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST, _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
-            if pattern is _DIGITS_MISREAD:
-                parts = [m[1], m[3], m[4]]
-                if all(part.isdigit() for part in parts) or not any(c.isdigit() for c in "".join(parts)):
-                    continue  # a readable date, or letters only ("Il/SS/BOOD" is no date)
-                digits = [part.translate(_DIGIT_LOOKALIKES) for part in parts]
-                first, second, year = int(digits[0]), int(digits[1]), _year(digits[2])
-                if not 1990 <= year <= 2099:
-                    continue
-            else:
-                first, second, year = int(m[1]), int(m[2]), _year(m[3])
-            match = _numeric_date(m, first, second, year)
+            match = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3]))
             if match is not None:
                 found.append(match)
+    for m in _HYPHENS_MISREAD.finditer(text):
+        match = _numeric_date(m, int(m[1]), int(m[3]), _year(m[5])) if m[2] != m[4] else None
+        if match is not None:
+            found.append(match)
+    for m in _DIGITS_MISREAD.finditer(text):
+        digits = _lookalikes_read(m[1], m[3], m[4])
+        # a two-digit year is short enough to be any number: only one of the three parts may be misread
+        misread_parts = sum(not part.isdigit() for part in (m[1], m[3], m[4]))
+        if digits is not None and (len(m[4]) == 4 or misread_parts == 1):
+            match = _numeric_date(m, int(digits[0]), int(digits[1]), _year(digits[2]))
+            if match is not None:
+                found.append(match)
+    for m in _NAMED_MONTH_DIGITS_MISREAD.finditer(text):
+        digits = _lookalikes_read(m[1], m[3])
+        if digits is not None and all(any(c.isdigit() for c in part) for part in (m[1], m[3])):
+            named = _safe_date(_year(digits[1]), _MONTHS[m[2].casefold()], int(digits[0]))
+            if named is not None:
+                found.append(DateMatch(m.start(), m.end(), named, named))
     return sorted(found, key=lambda d: d.start)
+
+
+def _lookalikes_read(*parts: str) -> list[str] | None:
+    """The parts of a date with the letters OCR read for digits read back, where some part has one and the
+    year is a plausible one; None for a readable date, or one of letters only ("Il/SS/BOOD" is no date)."""
+    if all(part.isdigit() for part in parts) or not any(c.isdigit() for c in "".join(parts)):
+        return None
+    digits = [part.translate(_DIGIT_LOOKALIKES) for part in parts]
+    return digits if 1990 <= _year(digits[-1]) <= 2099 else None
 
 
 def parse_date(text: str, order: str = "dmy") -> str | None:

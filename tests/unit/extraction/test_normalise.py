@@ -173,9 +173,46 @@ def test_infer_decimal_separator(text, expected):
     ("25/12/7018 8:12 PM", date(2018, 12, 25)),  # a year's 2 read as 7
     ("Date: 10/03/2078 5:41:08", date(2018, 3, 10)),  # a year's tens digit 1 read as 7
     ("17 Apr 2075", date(2015, 4, 17)),
+    # one slash of two read as l, 1 or |, with a four- or a two-digit year
+    ("DATE: 25l12/2018 8:13:39 PM", date(2018, 12, 25)), ("BILL DATE : 20/1212017", date(2017, 12, 20)),
+    ("DATE :17104/18", date(2018, 4, 17)), ("DATE :17/04|18", date(2018, 4, 17)),
+    ("DATE: 17 03/2018", date(2018, 3, 17)), ("16/04 2018 (MON)", date(2018, 4, 16)),  # one read as a space
+    ("19-09 17 15:39 SH01", date(2017, 9, 19)),
+    ("19~09-17 15:39", date(2017, 9, 19)), ("29-01_18 20:38", date(2018, 1, 29)),  # a hyphen as ~, _ or .
+    ("27.04-18", date(2018, 4, 27)),
+    ("|9-09-17 15:39", date(2017, 9, 19)), ("1g-03-2018 11:12:15", date(2018, 3, 19)),  # a day's 1 or 9
+    ("25/12/20l8 8:13:39 PM", date(2018, 12, 25)), ("29-01-I8 20:38", date(2018, 1, 29)),  # a year's 1
+    ("l6 JUN 2018 18:25", date(2018, 6, 16)), ("16 JUN 2O18 18:25", date(2018, 6, 16)),  # with the month's name
+    ("16 JUN 20|8", date(2018, 6, 16)),
 ])
 def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
     assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
+
+
+#: the lines the SROIE tune half prints its dates on, with the dates
+_RECEIPT_DATE_LINES = [
+    ("25/12/2018 8:13:39 PM", date(2018, 12, 25)), ("BILL DATE : 20/12/2017", date(2017, 12, 20)),
+    ("DATE: 10/03/2018 5:41:06", date(2018, 3, 10)), ("19-09-17 15:39 SH01 ZJ03", date(2017, 9, 19)),
+    (": 19-03-2018 11:12:15", date(2018, 3, 19)), ("DATE: 17/03/2018", date(2018, 3, 17)),
+    ("29-01-18 20:38", date(2018, 1, 29)), ("16/04/2018 (MON)", date(2018, 4, 16)),
+    ("07/04/2018 - 18.10:59", date(2018, 4, 7)), ("DATE :17/04/18", date(2018, 4, 17)),
+    ("DATE: 29/10/2017", date(2017, 10, 29)), ("REG YENG LIN 13-02-2016 02:29 PM 088341", date(2016, 2, 13)),
+    ("27-04-18", date(2018, 4, 27)), ("DATE: 18/04/2017", date(2017, 4, 18)),
+    ("RECEIPT #: CSP0382398 DATE: 30/03/2017", date(2017, 3, 30)), ("16 JUN 2018 18:25", date(2018, 6, 16)),
+    ("25-06-18 11:25 SH01 B003", date(2018, 6, 25)), ("15-07-18", date(2018, 7, 15)),
+]
+#: what tesseract reads for a date's characters, where a rule can read it back
+_DATE_MISREADINGS = {"/": "l1I|7", "-": "~_.", "0": "OoDQ", "1": "lIi", "2": "Z", "5": "S", "6": "b", "8": "B",
+                     "9": "g"}
+
+
+@pytest.mark.parametrize(("line", "expected"), _RECEIPT_DATE_LINES)
+def test_a_receipt_date_is_read_whatever_one_character_ocr_misread_in_it(line: str, expected: date) -> None:
+    for position in range(len(line)):
+        for misread in _DATE_MISREADINGS.get(line[position], ""):
+            text = line[:position] + misread + line[position + 1:]
+            dates = find_dates(text) or find_misread_dates(text)
+            assert dates and dates[0].resolve("dmy") == expected, text
 
 
 @pytest.mark.parametrize("text", ["25/12/7018", "1899-12-31", "31.12.2100", "3 March 0218", "10/03/2078",
@@ -184,9 +221,16 @@ def test_a_year_no_business_document_carries_is_no_date(text: str) -> None:
     assert find_dates(text) == []
 
 
+@pytest.mark.parametrize("text", ["25/12/20l8", "16 JUN 20|8", "|9-09-17"])
+def test_a_date_with_a_misread_digit_is_not_read_as_a_shorter_date(text: str) -> None:
+    # "25/12/20" with a two-digit year would be 2020; "9-09-17" is the 9th: these are misread-date repairs
+    assert find_dates(text) == []
+
+
 @pytest.mark.parametrize("text", ["27 04-18", "1234567890", "Tel 0312345678", "12 34-56 10:00", "25/12/2018",
                                   "SO/OS/SOS", "1O-2O-3O", "12/O4/3O18", "CK-11/22/31", "55/03/2018",
                                   "12/30/3018", "47/88/2018", "10/03/2088", "10/03/1978",
-                                  "Invoice 2512/2018", "3412/2018 10:00", "25122018 10:00", "2512/18 10:00"])
+                                  "Invoice 2512/2018", "3412/2018 10:00", "25122018 10:00", "2512/18 10:00",
+                                  "10/03/1978", "is June 2018", "Qty 2 of 12/2018", "1.25.2018", "l2 lO/IS"])
 def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
     assert find_misread_dates(text) == []
