@@ -30,14 +30,14 @@ from quire.extraction.layout import (
 )
 from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
 from quire.extraction.normalise import (DateMatch, amounts_one_edit_apart, find_dates, find_misread_dates,
-                                        fold, format_amount, one_edit_apart)
+                                        fold, format_amount, misread_amount, one_edit_apart)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument, TextMethod, Word
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-107"
+EXTRACTOR_VERSION = "generic-108"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -558,6 +558,13 @@ def find_amounts(context: DocumentContext, doc_type: str | None = None) -> dict[
         token = _money_right_of(find_numbers(line, context.decimal_separator), label_x)
         if token is not None:
             candidates.append(_AmountCandidate(role[0], role[1], position, token.value, line.confidence))
+        elif line.scanned:
+            # a label with no amount OCR could read: the amount it ends with, its misread characters read
+            # back, for a person to confirm
+            misread = misread_amount(line.text[label.end() if label else 0:])
+            if misread is not None:
+                candidates.append(_AmountCandidate(role[0], role[1], position, misread,
+                                                   min(line.confidence, _MISREAD)))
     chosen: dict[str, FieldValue] = {}
     added_tax = False
     for role in ("subtotal_amount", "tax_amount"):

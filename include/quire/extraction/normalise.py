@@ -250,16 +250,16 @@ _SEPARATOR_LOST = (
     re.compile(rf"{_DATE_START}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?=\s+\d{{1,2}}:\d{{2}}(?!\d))"),
 )
 
-#: a digit of a numeric date read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018")
+#: a digit read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018", "15.9O")
 _DIGIT_LOOKALIKES = str.maketrans("OoDQIl|iSsBZgb", "00001111558296")
-_DATE_DIGIT = r"[\dOoDQIl|iSsBZgb]"
+_LOOKALIKE_DIGIT = r"[\dOoDQIl|iSsBZgb]"
 _DIGITS_MISREAD = re.compile(
-    rf"(?<![\w.\-/])({_DATE_DIGIT}{{1,2}})([-/.])({_DATE_DIGIT}{{1,2}})\2((?:[12]|{_DATE_DIGIT}){_DATE_DIGIT}{{3}}|"
-    rf"{_DATE_DIGIT}{{2}})(?![\w/])")
+    rf"(?<![\w.\-/])({_LOOKALIKE_DIGIT}{{1,2}})([-/.])({_LOOKALIKE_DIGIT}{{1,2}})\2((?:[12]|{_LOOKALIKE_DIGIT}){_LOOKALIKE_DIGIT}{{3}}|"
+    rf"{_LOOKALIKE_DIGIT}{{2}})(?![\w/])")
 #: ... also of a date with the month's name ("l6 JUN 2018", "16 JUN 2O18")
 _NAMED_MONTH_DIGITS_MISREAD = re.compile(
-    rf"(?<![\w|])(?-i:({_DATE_DIGIT}{{1,2}}))[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*"
-    rf"(?-i:({_DATE_DIGIT}{{4}}|{_DATE_DIGIT}{{2}}))(?![\w|])", re.IGNORECASE)
+    rf"(?<![\w|])(?-i:({_LOOKALIKE_DIGIT}{{1,2}}))[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*"
+    rf"(?-i:({_LOOKALIKE_DIGIT}{{4}}|{_LOOKALIKE_DIGIT}{{2}}))(?![\w|])", re.IGNORECASE)
 
 
 #: a date after a mark OCR made of the label's colon ("Date -17/04/18"), which find_dates leaves as it
@@ -479,6 +479,28 @@ def language_of(counts: dict[str, int]) -> str | None:
 def fold(text: str) -> str:
     """Case- and whitespace-folded text for comparisons (accents kept)."""
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+#: an amount at the end of a line, with its digits or its point misread: digits as the letters they look like,
+#: the point as a colon, a semicolon or a space ("15.9O", "l5.90", "RM7:00", "28 90"; a space only after at most
+#: four digits, not in "FR51 41070 58", a VAT number); a word of its own (not the tail of a garbled number:
+#: "39"351;67")
+_MISREAD_AMOUNT = re.compile(rf"(?<![^\s:])(?:RM|[$€£])?"
+                             rf"({_LOOKALIKE_DIGIT}{{1,6}}(?=\s?[.,:;])|{_LOOKALIKE_DIGIT}{{1,4}})"
+                             rf"(\s?[.,:;]\s?|\s)({_LOOKALIKE_DIGIT}{{2}})\s*$")
+
+
+def misread_amount(text: str) -> Decimal | None:
+    """The amount ``text`` ends with where OCR misread its digits or its decimal point, each part keeping a
+    digit of its own (so no word reads as one); None where nothing was misread or no amount is there."""
+    match = _MISREAD_AMOUNT.search(text)
+    if match is None:
+        return None
+    units, point, cents = match.groups()
+    if not (any(c.isdigit() for c in units) and any(c.isdigit() for c in cents)) \
+            or (units.isdigit() and cents.isdigit() and point in ".,"):
+        return None
+    return Decimal(f"{units.translate(_DIGIT_LOOKALIKES)}.{cents.translate(_DIGIT_LOOKALIKES)}")
 
 
 def amounts_one_edit_apart(first: Decimal, second: Decimal) -> bool:

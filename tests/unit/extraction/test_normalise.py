@@ -14,6 +14,7 @@ from quire.extraction.normalise import (
     format_quantity,
     infer_date_order,
     infer_decimal_separator,
+    misread_amount,
     parse_amount,
     parse_date,
 )
@@ -187,6 +188,17 @@ def test_infer_decimal_separator(text, expected):
 ])
 def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
     assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("TOTAL 15.9O", "15.90"), ("TOTAL RM7:00", "7.00"), ("Total 28 90", "28.90"), ("l5.90", "15.90"),
+    ("TOTAL 15.90", None), ("TOTAL ITEMS: 12", None), ("TOTAL SO OS", None), ("CODE AB12:34", None),
+    ('Sous-total 39"351;67', None),  # dev scan: the tail of a garbled amount is no amount
+    ("TVA mtracom FRS1 41070 58", None),  # tune scan: a VAT number's digits
+])
+def test_an_amount_whose_digits_or_point_ocr_misread_is_read_back(text, expected):
+    amount = misread_amount(text)
+    assert (str(amount) if amount is not None else None) == expected
 
 
 #: the lines the SROIE tune half prints its dates on, with the dates
