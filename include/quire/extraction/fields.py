@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-108"
+EXTRACTOR_VERSION = "generic-109"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -740,7 +740,19 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     # total prints the same amount ("SUB-TOTAL 27.27" + "GST 1.63", "CASH 30.00" less "CHANGE 1.10")
     if paid is not None and paid > 0 and paid in readings + with_tax:
         return FieldValue(format_amount(paid), min(total.confidence, _MISREAD))
+    # what was paid, one character from a total that nothing corroborates, not even the items' amounts: two
+    # amounts that make it by no chance ("TOTAL 75.90", "CASH 50.00" less "CHANGE 34.10"). Not net plus tax:
+    # either of those may be the misread one (see _repair_misread_part)
+    if paid is not None and paid > 0 and amounts_one_edit_apart(paid, value) \
+            and _items_sum(context, first_amount) != value:
+        return FieldValue(format_amount(paid), min(total.confidence, _MISREAD))
     return total
+
+
+def _items_sum(context: DocumentContext, first_amount: int) -> Decimal:
+    """The amounts printed last on the lines above the totals, added up: a receipt's items."""
+    return sum((money[-1].value for line in context.lines[:first_amount] if (money := _money(line, context))),
+               Decimal(0))
 
 
 def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decimal | None:

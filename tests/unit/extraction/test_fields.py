@@ -367,6 +367,19 @@ def test_a_total_whose_amount_ocr_misread_into_letters_is_read_back_for_review(m
         assert text_layer["total_amount"].value is None  # a text layer's characters are the document's own
 
 
+@pytest.mark.parametrize(("lines", "total", "corrected"), [
+    ("TOTAL INCL GST@6% RM 75.90\nCASH RM 50.00\nCHANGE RM 34.10\n", "15.90", True),  # SROIE 079, 1 read as 7
+    ("SUBTOTAL 27.27\nGST 1.63\nTOTAL 23.90\n", "23.90", False),  # net or tax may be the misread one
+    ("SUBTOTAL 75.90\nTOTAL 75.90\nCASH 50.00\nCHANGE 34.10\n", "75.90", False),  # the subtotal corroborates it
+    ("TOTAL 75.90\nCASH 100.00\nCHANGE 20.00\n", "75.90", False),  # 80.00 paid is no misreading of it
+])
+def test_a_total_one_character_from_what_was_paid_is_that(make_document, lines, total, corrected):
+    fields = extract_fields(make_document("KEDAI ABC SDN BHD\nDate 25/12/2018 8:13:39 PM\n" + lines), RECEIPT,
+                            templates=(), settings=SETTINGS).fields
+    assert fields["total_amount"].value == total
+    assert (fields["total_amount"].confidence < SETTINGS.review_confidence) is corrected
+
+
 def test_a_total_that_net_plus_tax_explains_is_no_misreading(make_document):
     # SROIE 281: 33.00 + GST 1.98 + rounding 0.02 = 35.00, though 33.00 is one digit from 35.00
     receipt = make_document("""
