@@ -1420,9 +1420,9 @@ def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
 
 
 def _in_foot_order(segments: Sequence[TextLine], name: str) -> str | None:
-    """The name as the foot of the page prints it on one line, where it prints the same words in another order:
-    a word mark stacked over its legal form ("Chevalier Traiteur" / "SARL") does not say which comes first,
-    and the foot does ("SARL Chevalier Traiteur")."""
+    """The name as the foot of the page prints it on one line, where it prints the same words in another
+    order: a word mark stacked over its legal form ("Chevalier Traiteur" / "SARL") does not say which comes
+    first, and the foot does ("SARL Chevalier Traiteur")."""
     words = sorted(name.casefold().split())
     for position in _in_foot(segments):
         text = _repair_name(segments[position].text.strip())

@@ -22,8 +22,8 @@ from quire.model import LineItem, Word
 _HEADER_CELLS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
     # a column of rates (a discount, the VAT rate): named first, so "Tax rate" is no price column
     ("rate", r"(?:\b(?:discount|rabatt|remise|korting|steuersatz)\b|\b(?:disc|rem)\.|"
-             r"\b(?:tax|vat|gst|mwst|ust|btw)\.?[\s-]*(?:(?:rate|satz|tarief)\b|%)|\btaux(?:\s*(?:de\s*)?tva)?\b)"
-             r"(?:\s*%)?"),
+             r"\b(?:tax|vat|gst|mwst|ust|btw)\.?[\s-]*(?:(?:rate|satz|tarief)\b|%)|"
+             r"\btaux(?:\s*(?:de\s*)?tva)?\b)(?:\s*%)?"),
     ("unit_price", r"\bunit\s*(?:price|cost)|\bprice\s*(?:per\s*unit|each)|\bp\.\s*u\.|\bprix\s*unit(?:aire)?\.?|"
                    r"\be(?:inzel)?[\s-]*preis|\bstuk\s*prijs|\beenheids\s*prijs|\bstukprijs|\beenheidsprijs|"
                    r"\bst[üu]ck-?preis|\bp\.?\s?u\.?\s*ht\b|\bpu\b|"

@@ -254,8 +254,8 @@ _SEPARATOR_LOST = (
 _DIGIT_LOOKALIKES = str.maketrans("OoDQIl|iSsBZgb", "00001111558296")
 _LOOKALIKE_DIGIT = r"[\dOoDQIl|iSsBZgb]"
 _DIGITS_MISREAD = re.compile(
-    rf"(?<![\w.\-/])({_LOOKALIKE_DIGIT}{{1,2}})([-/.])({_LOOKALIKE_DIGIT}{{1,2}})\2((?:[12]|{_LOOKALIKE_DIGIT}){_LOOKALIKE_DIGIT}{{3}}|"
-    rf"{_LOOKALIKE_DIGIT}{{2}})(?![\w/])")
+    rf"(?<![\w.\-/])({_LOOKALIKE_DIGIT}{{1,2}})([-/.])({_LOOKALIKE_DIGIT}{{1,2}})\2"
+    rf"((?:[12]|{_LOOKALIKE_DIGIT}){_LOOKALIKE_DIGIT}{{3}}|{_LOOKALIKE_DIGIT}{{2}})(?![\w/])")
 #: ... also of a date with the month's name ("l6 JUN 2018", "16 JUN 2O18")
 _NAMED_MONTH_DIGITS_MISREAD = re.compile(
     rf"(?<![\w|])(?-i:({_LOOKALIKE_DIGIT}{{1,2}}))[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*"
@@ -481,10 +481,10 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
-#: an amount at the end of a line, with its digits or its point misread: digits as the letters they look like,
-#: the point as a colon, a semicolon or a space ("15.9O", "l5.90", "RM7:00", "28 90"; a space only after at most
-#: four digits, not in "FR51 41070 58", a VAT number); a word of its own (not the tail of a garbled number:
-#: "39"351;67")
+#: an amount at the end of a line, with its digits or its point misread: digits as the letters they look
+#: like, the point as a colon, a semicolon or a space ("15.9O", "l5.90", "RM7:00", "28 90"; a space only
+#: after at most four digits, not in "FR51 41070 58", a VAT number); a word of its own (not the tail of a
+#: garbled number: "39"351;67")
 _MISREAD_AMOUNT = re.compile(rf"(?<![^\s:])(?:RM|[$€£])?"
                              rf"({_LOOKALIKE_DIGIT}{{1,6}}(?=\s?[.,:;])|{_LOOKALIKE_DIGIT}{{1,4}})"
                              rf"(\s?[.,:;]\s?|\s)({_LOOKALIKE_DIGIT}{{2}})\s*$")
