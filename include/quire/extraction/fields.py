@@ -723,7 +723,8 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     with_tax = [r + Decimal(tax.value) for r in readings] if tax is not None and tax.value else []
     paid = _tendered_less_change(context, first_amount)
     sums = with_tax + ([paid] if paid is not None else [])
-    printed = {n.value for line in context.lines[:first_amount] for n in _money(line, context)}
+    above = [_money(line, context) for line in context.lines[:first_amount]]  # the items' lines
+    printed = {n.value for money in above for n in money}
     if value in printed or any(abs(value - r) <= _ROUNDING_STEP for r in readings + sums):
         return total
     statements = readings + sums
@@ -743,16 +744,10 @@ def _repair_misread_total(total: FieldValue, totals: Sequence[_AmountCandidate],
     # what was paid, one character from a total that nothing corroborates, not even the items' amounts: two
     # amounts that make it by no chance ("TOTAL 75.90", "CASH 50.00" less "CHANGE 34.10"). Not net plus tax:
     # either of those may be the misread one (see _repair_misread_part)
-    if paid is not None and paid > 0 and amounts_one_edit_apart(paid, value) \
-            and _items_sum(context, first_amount) != value:
+    items = sum((money[-1].value for money in above if money), Decimal(0))  # each printed last on its line
+    if paid is not None and paid > 0 and amounts_one_edit_apart(paid, value) and items != value:
         return FieldValue(format_amount(paid), min(total.confidence, _MISREAD))
     return total
-
-
-def _items_sum(context: DocumentContext, first_amount: int) -> Decimal:
-    """The amounts printed last on the lines above the totals, added up: a receipt's items."""
-    return sum((money[-1].value for line in context.lines[:first_amount] if (money := _money(line, context))),
-               Decimal(0))
 
 
 def _tendered_less_change(context: DocumentContext, first_amount: int) -> Decimal | None:
