@@ -1404,11 +1404,16 @@ def _footer_name(segments: Sequence[TextLine], blocked: set[int]) -> int | None:
     return None
 
 
+def _names_in_foot(segments: Sequence[TextLine]) -> Iterator[tuple[int, str]]:
+    """The foot's segments, top to bottom, with their text read as a name is (see _repair_name)."""
+    for position in _in_foot(segments):
+        yield position, _repair_name(segments[position].text.strip())
+
+
 def _legal_name_in_foot(segments: Sequence[TextLine], name: str) -> str | None:
     """The name with its legal form, where the foot of the page prints it so: a letterhead gives the trading
     name ("Murphy & Palmer"), the foot the company's legal name ("Murphy & Palmer Ltd")."""
-    for position in _in_foot(segments):
-        text = _repair_name(segments[position].text.strip())
+    for _, text in _names_in_foot(segments):
         if text[:len(name)].casefold() == name.casefold() and _LEGAL_FORM_ONLY.match(text[len(name):]):
             return text
     return None
@@ -1419,8 +1424,7 @@ def _in_foot_order(segments: Sequence[TextLine], name: str) -> str | None:
     order: a word mark stacked over its legal form ("Chevalier Traiteur" / "SARL") does not say which comes
     first, and the foot does ("SARL Chevalier Traiteur")."""
     words = sorted(name.casefold().split())
-    for position in _in_foot(segments):
-        text = _repair_name(segments[position].text.strip())
+    for _, text in _names_in_foot(segments):
         if text != name and sorted(text.casefold().split()) == words:
             return text
     return None
@@ -1434,8 +1438,8 @@ def _surer_address_in_foot(segments: Sequence[TextLine], name: str, address: Seq
     head = min((segment.confidence for segment in address), default=0.0)
     if head >= _SURE_ADDRESS:
         return None
-    for position in _in_foot(segments):
-        if _repair_name(segments[position].text.strip()).casefold() != name.casefold():
+    for position, text in _names_in_foot(segments):
+        if text.casefold() != name.casefold():
             continue
         below = _address_below(segments, position, blocked)
         if below and min(segment.confidence for segment in below) > head:

@@ -87,8 +87,11 @@ def find_header(line: TextLine) -> tuple[Column, ...] | None:
     for start, end, kind in claimed:
         words = line.words_in_span(start, end)
         covered.update(words)
-        cell = Column("other" if kind == "rate" else kind, min(w.x0 for w in words), max(w.x1 for w in words))
-        (rates if kind == "rate" else columns).append(cell)
+        x0, x1 = min(w.x0 for w in words), max(w.x1 for w in words)
+        if kind == "rate":
+            rates.append(Column("other", x0, x1))
+        else:
+            columns.append(Column(kind, x0, x1))
     # header words we do not understand ("#", "VAT %", "Unit") still mark a column, so their numbers stay out;
     # so do scan specks and rules read into the heading (often the only trace of an unreadable cell)
     for word in line.words:
