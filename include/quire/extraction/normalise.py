@@ -262,6 +262,16 @@ _NAMED_MONTH_DIGITS_MISREAD = re.compile(
     rf"(?-i:({_LOOKALIKE_DIGIT}{{4}}|{_LOOKALIKE_DIGIT}{{2}}))(?![\w|])", re.IGNORECASE)
 
 
+#: the characters OCR reads for a month name's letters ("JUH" for JUN, "0CT" for OCT, "AUC" for AUG, "SEF" for
+#: SEP, "Marz" for März): a date whose month word is one of them away from exactly one month's name is read as
+#: that month ("JUH" is JUN, not JUL: an L is not misread as an H)
+_MONTH_LETTER_MISREADS = {"A": "4", "B": "8E", "C": "G(", "D": "0O", "E": "FB", "F": "EP", "G": "C6", "J": "I1]",
+                          "L": "I1|", "M": "NH", "N": "HM", "O": "0DQ", "P": "F", "R": "PK", "S": "5", "T": "7",
+                          "U": "VO", "V": "UY", "Y": "V", "Ä": "A", "É": "E", "Û": "U"}
+_MONTH_WORD_MISREAD = re.compile(r"(?<![\w|])(\d{1,2})(?:st|nd|rd|th|er|\.|,)?[\s/\-.]+([\w(|\]]{3,9})\.?[\s/\-.,]+"
+                                 r"((?:19|20)\d{2}|\d{2})(?![\w|])")
+
+
 #: a date after a mark OCR made of the label's colon ("Date -17/04/18"), which find_dates leaves as it
 #: leaves the middle of a code ("CK-11/22/31" has a letter before the mark)
 _STRAY_MARK_DATE = re.compile(r"(?<![\w.\-/])[-~](\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d])")
@@ -319,8 +329,8 @@ def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> D
 
 def find_misread_dates(text: str) -> list[DateMatch]:
     """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
-    _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD), and
-    dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading order."""
+    _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD,
+    _MONTH_WORD_MISREAD), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading order."""
     found = _impossible_dates_repaired(text)
     for pattern in (*_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST, _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
@@ -345,7 +355,28 @@ def find_misread_dates(text: str) -> list[DateMatch]:
             named = _safe_date(_year(digits[1]), _MONTHS[m[2].casefold()], int(digits[0]))
             if named is not None:
                 found.append(DateMatch(m.start(), m.end(), named, named))
+    for m in _MONTH_WORD_MISREAD.finditer(text):
+        month = _misread_month(m[2])
+        named = _safe_date(_year(m[3]), month, int(m[1])) if month is not None else None
+        if named is not None:
+            found.append(DateMatch(m.start(), m.end(), named, named))
     return sorted(found, key=lambda d: d.start)
+
+
+def _misread_month(word: str) -> int | None:
+    """The month ``word`` names with one character misread (see _MONTH_LETTER_MISREADS), if only one month's
+    name is that close; None for a month's name as it is spelt, and for any other word."""
+    read = word.upper()
+    if read.casefold() in _MONTHS or not any(c.isalpha() for c in read):
+        return None
+    months = {number for name, number in _MONTHS.items() if len(name) == len(read)
+              and _one_character_misread(name.upper(), read)}
+    return months.pop() if len(months) == 1 else None
+
+
+def _one_character_misread(name: str, read: str) -> bool:
+    differing = [(printed, seen) for printed, seen in zip(name, read, strict=True) if printed != seen]
+    return len(differing) == 1 and differing[0][1] in _MONTH_LETTER_MISREADS.get(differing[0][0], "")
 
 
 def _lookalikes_read(*parts: str) -> list[str] | None:

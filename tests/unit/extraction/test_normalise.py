@@ -215,7 +215,7 @@ _RECEIPT_DATE_LINES = [
 ]
 #: what tesseract reads for a date's characters, where a rule can read it back
 _DATE_MISREADINGS = {"/": "l1I|7", "-": "~_.", "0": "OoDQ", "1": "lIi", "2": "Z", "5": "S", "6": "b", "8": "B",
-                     "9": "g"}
+                     "9": "g", "J": "I1]", "U": "VO", "N": "HM"}
 
 
 @pytest.mark.parametrize(("line", "expected"), _RECEIPT_DATE_LINES)
@@ -225,6 +225,24 @@ def test_a_receipt_date_is_read_whatever_one_character_ocr_misread_in_it(line: s
             text = line[:position] + misread + line[position + 1:]
             dates = find_dates(text) or find_misread_dates(text)
             assert dates and dates[0].resolve("dmy") == expected, text
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("16 JUH 2018 18:25", date(2018, 6, 16)), ("16 JUI 2018", date(2018, 7, 16)),  # an N as H, an L as I
+    ("3 0CT 2017", date(2017, 10, 3)), ("3 N0V 17", date(2017, 11, 3)), ("21 0EC 2018", date(2018, 12, 21)),
+    ("9 AUC 2018", date(2018, 8, 9)), ("9 FE8 2018", date(2018, 2, 9)), ("9 SEF 2018", date(2018, 9, 9)),
+    ("9 MAV 2018", date(2018, 5, 9)), ("3. Marz 2018", date(2018, 3, 3)), ("16th 0ctober 2018", date(2018, 10, 16)),
+])
+def test_a_month_name_with_a_misread_letter_is_read(text: str, expected: date) -> None:
+    assert find_dates(text) == []
+    assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["5 DAY 2018", "Qty 2 PCS 2018", "1 AUD 2019", "12 MAT 18", "Qty 3 SET 2018",
+                                  "16 Octobor 2018", "16 JUN 2018", "4 JUX 2018"])
+def test_a_word_no_single_misread_letter_makes_a_month_is_no_misread_date(text: str) -> None:
+    # JUX is one letter from JUN and JUL alike, and an X is a misreading of neither N nor L
+    assert find_misread_dates(text) == []
 
 
 @pytest.mark.parametrize("text", ["25/12/7018", "1899-12-31", "31.12.2100", "3 March 0218", "10/03/2078",
