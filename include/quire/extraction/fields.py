@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-110"
+EXTRACTOR_VERSION = "generic-111"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -479,7 +479,7 @@ def _misread_date(context: DocumentContext) -> tuple[DateMatch, TextLine] | None
     """An issue date whose separators OCR misread: first one after an issue-date label, then any."""
     for line in context.lines:
         for _, end, kind in _date_labels(line):
-            found = find_misread_dates(line.text[end:]) if kind == "issue_date" else []
+            found = find_misread_dates(line.text[end:], after_label=True) if kind == "issue_date" else []
             if found:
                 return found[0], line
     for line in context.lines:

@@ -249,6 +249,14 @@ _SEPARATOR_LOST = (
     re.compile(rf"{_DATE_START}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}})(?=\s+\d{{1,2}}:\d{{2}}(?!\d))"),
     re.compile(rf"{_DATE_START}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?=\s+\d{{1,2}}:\d{{2}}(?!\d))"),
 )
+#: ... or, time or no time, right after a date's label, a word at most between them ("Date: 1703/2018", "Date
+#: d'émission 0509/2024" with "émission" misread so that only "Date" is a label): the label is the evidence
+#: the time of day gives, where anywhere else "Invoice 2512/2018" is a number
+_AFTER_LABEL = r"[\s:.\-]*(?:[^\W\d_]+(?:['’][^\W\d_]+)?[\s:.\-]+)?"
+_SEPARATOR_LOST_AFTER_LABEL = (
+    re.compile(rf"{_AFTER_LABEL}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}}|\d{{2}})(?![\d/.-])"),
+    re.compile(rf"{_AFTER_LABEL}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?!\d)"),
+)
 
 #: a digit read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018", "15.9O")
 _DIGIT_LOOKALIKES = str.maketrans("OoDQIl|iSsBZgb", "00001111558296")
@@ -319,19 +327,26 @@ def _impossible_dates_repaired(text: str) -> list[DateMatch]:
 
 
 def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> DateMatch | None:
-    """The numeric date ``match`` prints as first/second/year, with each reading that is a valid date;
-    None where neither is."""
+    """The numeric date ``match`` prints as first/second/year from its first group on, with each reading that
+    is a valid date; None where neither is."""
     day_first, month_first = _safe_date(year, second, first), _safe_date(year, first, second)
     if day_first is None and month_first is None:
         return None
-    return DateMatch(match.start(), match.end(), day_first, month_first)
+    return DateMatch(match.start(1), match.end(), day_first, month_first)
 
 
-def find_misread_dates(text: str) -> list[DateMatch]:
+def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
     _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD,
-    _MONTH_WORD_MISREAD), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading order."""
+    _MONTH_WORD_MISREAD; with ``after_label``, ``text`` following a date's label, also
+    _SEPARATOR_LOST_AFTER_LABEL), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading
+    order."""
     found = _impossible_dates_repaired(text)
+    for pattern in _SEPARATOR_LOST_AFTER_LABEL if after_label else ():
+        m = pattern.match(text)
+        match = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else None
+        if match is not None:
+            found.append(match)
     for pattern in (*_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST, _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
             match = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3]))

@@ -293,6 +293,17 @@ Total Sales (Inclusive of GST) 174.90
     assert fields["issue_date"].confidence < 0.5  # a repaired reading is worth a look
 
 
+@pytest.mark.parametrize(("printed", "expected"), [
+    ("Date: 1703/2018", "2018-03-17"), ("Date d'étnission 0509/2024", "2024-09-05"),  # a slash lost
+    ("Date: 17/032018", "2018-03-17"), ("Invoice 1703/2018", None),  # no label: a number like any other
+])
+def test_a_date_whose_slash_ocr_lost_is_the_issue_date_after_its_label(make_document, printed, expected):
+    invoice = make_document(f"Dupont Conseil SARL\nFacture F-2024-70122\n{printed}\nTotal 25,00\n")
+    issue_date = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields.get("issue_date")
+    assert (issue_date.value if issue_date is not None else None) == expected
+    assert issue_date is None or issue_date.confidence < 0.5
+
+
 def test_without_a_readable_total_the_tax_summary_row_gives_it(make_document):
     # OCR lost the amount of "Total RM"; the summary row adds up: net + tax = gross
     receipt = make_document("""

@@ -238,6 +238,18 @@ def test_a_month_name_with_a_misread_letter_is_read(text: str, expected: date) -
     assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    (": 1703/2018", date(2018, 3, 17)), (":17/032018", date(2018, 3, 17)), (" 1704/18", date(2018, 4, 17)),
+    (" d'étnission 0509/2024", date(2024, 9, 5)), (" - 2512/2018 8:13", date(2018, 12, 25)),
+    (": 3412/2018", None), (" No 1234/5678", None), (": 0509/2024/1", None), (" 12.2024", None),
+    (" is 2 lots 0509/2024", None),  # more than a word between the label and the number
+])
+def test_a_date_whose_separator_ocr_lost_is_read_right_after_a_label(text: str, expected: date | None) -> None:
+    found = find_misread_dates(text, after_label=True)
+    assert [m.resolve("dmy") for m in found[:1]] == ([expected] if expected else [])
+    assert expected is None or find_misread_dates(text.replace(" 8:13", "")) == []  # a label or a time
+
+
 @pytest.mark.parametrize("text", ["5 DAY 2018", "Qty 2 PCS 2018", "1 AUD 2019", "12 MAT 18", "Qty 3 SET 2018",
                                   "16 Octobor 2018", "16 JUN 2018", "4 JUX 2018"])
 def test_a_word_no_single_misread_letter_makes_a_month_is_no_misread_date(text: str) -> None:
