@@ -476,7 +476,7 @@ def _due_by_terms(issue: FieldValue, context: DocumentContext) -> FieldValue | N
 
 
 def _misread_date(context: DocumentContext) -> tuple[DateMatch, TextLine] | None:
-    """An issue date whose separators OCR misread: first one after an issue-date label, then any."""
+    """An issue date OCR misread (see find_misread_dates): first one after an issue-date label, then any."""
     for line in context.lines:
         for _, end, kind in _date_labels(line):
             found = find_misread_dates(line.text[end:], after_label=True) if kind == "issue_date" else []
