@@ -79,7 +79,7 @@ _HORIZONTAL_MARGIN = 0.5
 #: white rows between two lines on the sheet, in multiples of LINE_HEIGHT
 _SHEET_GAP = 0.6
 #: the resolution the sheet is declared at; words come back in its points and are mapped to the page
-_SHEET_DPI = 300
+SHEET_DPI = 300
 #: tesseract refuses images over 32767 pixels a side; a receipt line enlarged is far narrower
 _MAX_SHEET_WIDTH = 6000
 #: part of the settings key: bump when the cut-out, the sheet or the choice of readings changes
@@ -155,7 +155,7 @@ class LineRereadEngine:
         language = detect_language(first.text)
         sheet_reader = self._sheet_reader(language if language in self.languages else None)
         try:
-            sheet_reading = sheet_reader.recognize(sheet, _SHEET_DPI)
+            sheet_reading = sheet_reader.recognize(sheet, SHEET_DPI)
         except EngineError as exc:
             # the page's own reading is complete; the re-read only improves it
             log.warning("line re-read failed, keeping the page reading: %s", exc)
@@ -177,7 +177,7 @@ class LineRereadEngine:
         if not strips:
             return {}
         try:
-            return map_back(sheet_reader.recognize(sheet, _SHEET_DPI).words, strips, dpi)
+            return map_back(sheet_reader.recognize(sheet, SHEET_DPI).words, strips, dpi)
         except EngineError as exc:
             log.warning("third reading of disputed lines failed, keeping the first: %s", exc)
             return {}
@@ -294,7 +294,7 @@ def build_sheet(grey: Image.Image, dpi: float, lines: list[list[Word]], *, line_
 
 def map_back(sheet_words: tuple[Word, ...], strips: list[_Strip], dpi: float) -> dict[int, list[Word]]:
     """The sheet's words, each in the page line whose strip holds its centre, in page points."""
-    to_sheet_pixels = _SHEET_DPI / 72.0
+    to_sheet_pixels = SHEET_DPI / 72.0
     to_points = 72.0 / dpi
     found: dict[int, list[Word]] = {}
     for word in sheet_words:
@@ -321,7 +321,7 @@ def choose_reading(first: list[Word], second: list[Word]) -> list[Word]:
     """
     if not second or character_confidence(second) <= character_confidence(first):
         return first
-    if _numbers(first) != _numbers(second) and not _date_repaired(first, second):
+    if printed_numbers(first) != printed_numbers(second) and not _date_repaired(first, second):
         return first
     if _dates(first) and _dates(first) != _dates(second):
         return first  # "17 APR 2018" misread as "17 AFR 2018": letters can carry a date too
@@ -341,7 +341,7 @@ def _in_place(first: list[Word], second: list[Word]) -> list[Word]:
 
 def is_disputed(first: list[Word], second: list[Word]) -> bool:
     """Whether the two readings of a line print different numbers (the second may have lost them)."""
-    return bool(second) and _numbers(second) != _numbers(first)
+    return bool(second) and printed_numbers(second) != printed_numbers(first)
 
 
 def confirmed_reading(first: list[Word], second: list[Word], third: list[Word]) -> list[Word]:
@@ -354,11 +354,12 @@ def confirmed_reading(first: list[Word], second: list[Word], third: list[Word]) 
     the letters around them read worse in the re-read (SROIE tune half: region CER 6.97 % with them, 6.94 %
     without, with as many amounts and dates read right).
     """
-    if not is_disputed(first, second) or not _outvoted(_numbers(first), _numbers(second), _numbers(third)):
+    if not is_disputed(first, second) or \
+            not _outvoted(printed_numbers(first), printed_numbers(second), printed_numbers(third)):
         return first
-    if not (_amounts_or_dates(first) or _amounts_or_dates(second)):
+    if not (prints_amount_or_date(first) or prints_amount_or_date(second)):
         return first
-    if "".join(_numbers(first)) == "".join(_numbers(second)) or (_dates(first) and not _dates(second)):
+    if "".join(printed_numbers(first)) == "".join(printed_numbers(second)) or (_dates(first) and not _dates(second)):
         # the same digits split apart, or a date lost: the cut-outs' shared misreading ("2026-06-1 1"
         # for "2026-06-11" in both: the enlarged gap between two ones), not the page's
         return first
@@ -375,7 +376,7 @@ AMOUNT = re.compile(r"\d[.,] ?\d\d(?!\d)")
 _AMOUNT_OR_TIME = re.compile(rf"{AMOUNT.pattern}|(?<!\d)\d{{1,2}}:\d\d")
 
 
-def _amounts_or_dates(words: list[Word]) -> bool:
+def prints_amount_or_date(words: list[Word]) -> bool:
     """Whether a line prints an amount, a date or a time: the numbers the extraction reads fields from."""
     text = " ".join(w.text for w in words)
     return bool(_AMOUNT_OR_TIME.search(text) or find_dates(text))
@@ -405,7 +406,7 @@ def result_from_lines(first: OcrResult, lines: list[list[Word]]) -> OcrResult:
 _NUMBER = re.compile(r"\d(?:[\d.,:/-]*\d)?")
 
 
-def _numbers(words: list[Word]) -> list[str]:
+def printed_numbers(words: list[Word]) -> list[str]:
     """The line's numbers as printed, separators and splits included: "15,90" is not "15.90",
     "OR18061602170510" not "OR180616021 70510"."""
     return [number for w in words for number in _NUMBER.findall(w.text)]
@@ -416,8 +417,8 @@ def _date_repaired(first: list[Word], second: list[Word]) -> bool:
     ("25112/2018" for "25/12/2018": a separator read as a digit)."""
     if _dates(first) or not _dates(second):
         return False
-    amounts = [n for n in _numbers(first) if re.search(r"[.,]\d{2}$", n)]
-    remaining = _numbers(second)
+    amounts = [n for n in printed_numbers(first) if re.search(r"[.,]\d{2}$", n)]
+    remaining = printed_numbers(second)
     for amount in amounts:
         if amount not in remaining:
             return False

@@ -184,11 +184,14 @@ def _reread_languages(settings: Settings) -> list[str]:
 def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Settings) -> OcrEngine:
     """``reading`` with receipt pages read three times more: with tessdata's full-size English network, with
     the Malay model among the re-read languages, and with both; outvoted where more of them read a word
-    otherwise than as it (quire.engines.vote). As it is where ``ocr_receipt_vote`` is off or the full-size
-    network is not installed."""
+    otherwise than as it, a tie over numbers broken by both networks reading the tied stretches enlarged
+    (quire.engines.vote). As it is where ``ocr_receipt_vote`` is off or the full-size network is not
+    installed."""
     if not settings.ocr_receipt_vote:
         return reading
+    from quire.engines.line_reread import SheetReader
     from quire.engines.models import full_network_folder
+    from quire.engines.ocr_cache import CachedOcrEngine
     from quire.engines.vote import ReceiptVoteEngine
 
     folder = full_network_folder(settings, first.binary)
@@ -199,7 +202,9 @@ def _with_receipt_vote(reading: OcrEngine, first: TesseractEngine, settings: Set
     full_network = first.with_models(folder)
     witnesses = (_tesseract_reading(full_network, settings), _tesseract_reading(first, malay),
                  _tesseract_reading(full_network, malay))
-    return ReceiptVoteEngine(reading, witnesses)
+    tie_breakers = tuple(CachedOcrEngine(SheetReader(network), settings.cache_root / "ocr")
+                         for network in (first, full_network))
+    return ReceiptVoteEngine(reading, witnesses, tie_breakers)
 
 
 class TesseractEngine:

@@ -7,12 +7,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageFilter
 
 from quire.engines.contrast_reread import IncompleteReceiptEngine
 from quire.engines.language import LanguageRereadEngine
 from quire.engines.line_reread import LineRereadEngine
 from quire.engines.ocr import TesseractEngine, get_ocr_engine
-from quire.engines.vote import ReceiptVoteEngine
+from quire.engines.vote import TIE_BREAK_HEIGHTS, ReceiptVoteEngine
 from quire.engines.ocr_cache import CachedOcrEngine
 from quire.engines.reader import open_document
 from quire.model import TextMethod
@@ -93,6 +94,20 @@ def test_receipt_image_and_the_cache(corpus_dir, tmp_path, ocr_settings) -> None
     assert all(reread.misses == 0 for reread in page_engine.by_language.values())
     # it prints its date and its total: never read stretched
     assert (stretched.hits, stretched.misses) == (0, 0)
+
+
+def test_a_tie_over_a_receipt_date_is_broken_by_both_networks_reading_it_enlarged(corpus_dir, tmp_path,
+                                                                                   ocr_settings) -> None:
+    # SROIE 472 blurred, as receipts-degraded's 472b: the small network reads "Date: 13/04/2017", the full-size
+    # one "18/04/2017", each alone and with the Malay model beside it: two readings against two
+    blurred = tmp_path / "472b.jpg"
+    with Image.open(corpus_dir / "sroie" / "img" / "472.jpg") as scan:
+        scan.convert("L").filter(ImageFilter.GaussianBlur(1.2)).save(blurred, "JPEG", quality=45)
+    voting = get_ocr_engine(ocr_settings)
+    with open_document(blurred, ocr_settings, ocr=voting) as reader:
+        page = reader.read_page(1)
+    assert "Date: 18/04/2017" in page.text
+    assert all(breaker.misses == len(TIE_BREAK_HEIGHTS) for breaker in voting.tie_breakers)
 
 
 def test_a_scan_read_unsurely_is_read_further_and_its_table_recovered(tmp_path) -> None:

@@ -178,6 +178,10 @@ def test_by_default_receipts_are_outvoted_by_the_full_size_english_network_the_m
         assert isinstance(witness.first, LineRereadEngine)
         assert witness.first.languages == {"deu", "fra", "nld", "msa"}
     assert engine.inner.first.languages == full_network.first.languages == {"deu", "fra", "nld"}
+    # a tie over numbers is broken by both networks reading the tied stretches again
+    small, full = (breaker.inner.reader for breaker in engine.tie_breakers)
+    assert small.settings_key == engine.inner.first.reader.settings_key
+    assert full.settings_key == expected.settings_key
     assert not isinstance(_without_vote(engine_settings, {}), ReceiptVoteEngine)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image
 
 from quire.engines.ocr import OcrResult
-from quire.engines.vote import ReceiptVoteEngine, vote_readings
+from quire.engines.vote import TIE_BREAK_HEIGHTS, ReceiptVoteEngine, vote_readings
 from quire.errors import EngineError
 from quire.model import Word
 
@@ -64,6 +64,50 @@ def test_a_vote_keeps_the_separators_the_first_reading_prints_between_digits() -
     assert vote_readings(_reading("TOTAL", "2e.?70"), total).text == "TOTAL 28.90"
 
 
+class TieReadings:
+    """Reads each tied group as the next of ``texts`` (a text per reading), and records what it was asked."""
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = texts
+        self.asked: list[set[int]] = []
+
+    def __call__(self, groups: list, tied: set[int]) -> dict[int, list[list[Word]]]:
+        self.asked.append(set(tied))
+        return {number: [[Word(text, 0, 0, 60, 12, 0.9)] if text else [] for text in self.texts]
+                for number in tied}
+
+
+def test_a_tie_over_a_date_is_broken_by_the_readings_of_its_cut_out() -> None:
+    # SROIE 472 blurred: the small network reads "13/04/2017" (the page and the Malay witness), the
+    # full-size network "18/04/2017" (alone and with the Malay model); its cut-outs, enlarged, read 18
+    first = _reading("Date:", "13/04/2017")
+    witnesses = [_reading("Date:", "18/04/2017"), _reading("Date:", "13/04/2017"), _reading("Date:", "18/04/2017")]
+    confirm = TieReadings('"18/04/2017', "18/04/2017", "19/04/2017", "")
+    assert vote_readings(first, witnesses, confirm).text == "Date: 18/04/2017"
+    assert confirm.asked == [{1}]
+    # as many print the first reading's numbers: it stays; so it does without readings to break the tie
+    assert vote_readings(first, witnesses, TieReadings("18/04/2017", "13/04/2017")) is first
+    assert vote_readings(first, witnesses, TieReadings("19/04/2017", "")) is first
+    assert vote_readings(first, witnesses) is first
+
+
+def test_only_a_tie_over_the_numbers_of_an_amount_date_or_time_is_read_again() -> None:
+    confirm = TieReadings("SDN", "SDN", "7", "7")
+    tied_words = [_reading("SDN"), _reading("SON"), _reading("SDN")]
+    assert vote_readings(_reading("SON"), tied_words, confirm).text == "SON"
+    tied_number = [_reading("7"), _reading("1"), _reading("7")]  # a quantity: no field is read from it
+    assert vote_readings(_reading("1"), tied_number, confirm).text == "1"
+    assert confirm.asked == []
+    # an amount is, and a time; a tie between the same numbers otherwise spaced or spelled is no dispute
+    amounts = [_reading("9.00"), _reading("9.60"), _reading("9.00")]
+    assert vote_readings(_reading("9.60"), amounts, TieReadings("9.00", "9.00")).text == "9.00"
+    times = [_reading("20:18:00"), _reading("20:19:00"), _reading("20:18:00")]
+    assert vote_readings(_reading("20:19:00"), times, TieReadings("20:18:00", "20:18:00")).text == "20:18:00"
+    spelled = [_reading("RM9.00"), _reading("M9.00"), _reading("RM9.00")]
+    confirm = TieReadings("RM9.00", "RM9.00")
+    assert vote_readings(_reading("M9.00"), spelled, confirm).text == "M9.00" and confirm.asked == []
+
+
 def test_the_witnesses_must_read_the_same_ink_the_same_way() -> None:
     # a witness that split the word in two reads other ink groups: the spelling, spaces aside, must agree
     first = _reading("SON")
@@ -105,3 +149,34 @@ def test_a_failing_witness_leaves_the_page_reading() -> None:
     receipt = Image.new("RGB", (400, 1754), "white")
     receipt.paste((0, 0, 0), (50, 100, 350, 1600))
     assert engine.recognize(receipt, 150).text == "SON BHO"
+
+
+class SheetWord(FixedReading):
+    """Reads a sheet of one cut-out as ``text`` at the sheet's middle, and keeps the sheets' heights."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(OcrResult("", (), 0.0))
+        self.text = text
+        self.heights: list[int] = []
+
+    def recognize(self, image: Image.Image, dpi: int) -> OcrResult:
+        self.calls += 1
+        self.heights.append(image.height)
+        middle = image.height / 2 * 72 / dpi
+        return OcrResult(self.text, (Word(self.text, 10, middle - 1, 80, middle + 1, 0.9),), 0.9)
+
+
+def test_the_engine_breaks_a_tie_by_its_tie_breakers_reading_the_tied_stretch_enlarged() -> None:
+    first = FixedReading(_reading("TOTAL", "9.60"))
+    witnesses = tuple(FixedReading(_reading("TOTAL", text)) for text in ("9.00", "9.60", "9.00"))
+    receipt = Image.new("RGB", (400, 1754), "white")
+    receipt.paste((0, 0, 0), (50, 100, 350, 1600))
+    agreeing, disagreeing = SheetWord("9.00"), SheetWord("9.60")
+    assert ReceiptVoteEngine(first, witnesses, (agreeing, agreeing)).recognize(receipt, 150).text == "TOTAL 9.00"
+    # one sheet a height and reader; the cut-out is enlarged more for the larger height
+    assert agreeing.calls == 2 * len(TIE_BREAK_HEIGHTS)
+    assert agreeing.heights[0] < agreeing.heights[-1]
+    assert ReceiptVoteEngine(first, witnesses, (agreeing, disagreeing)).recognize(receipt, 150).text == "TOTAL 9.60"
+    failing = FailingReading(_reading(""))
+    assert ReceiptVoteEngine(first, witnesses, (agreeing, failing)).recognize(receipt, 150).text == "TOTAL 9.00"
+    assert ReceiptVoteEngine(first, witnesses).recognize(receipt, 150).text == "TOTAL 9.60"
