@@ -1,16 +1,15 @@
 """Receipt pages read by three more models, a word replaced where more of them read it otherwise than alike.
 
 Tesseract's models misread differently: the English model Quire reads with (tessdata_fast's, as
-distributions ship it) reads a faint "SDN BHD" as "SON BHO", tessdata's full-size English network
-and the Malay model read it right; each of them misreads amounts the first reads right ("9.00" as
-"9.60"). Alone, neither further model reads the fields better (quire.engines.models,
-quire.engines.language). So they are witnesses: the full-size network, the Malay model, and the
-full-size network with the Malay model. Where more of them read a stretch of ink alike, and otherwise
-than the first reading, than read it as the first reading does, they replace it (the first reading
-counts for itself and keeps a tie unless it is over numbers, see below: two witnesses against none, or
-three against one). The two
-full-network witnesses share their misreadings of punctuation (both read a quantity's "4,5" as "45"),
-so a vote may change a number's digits but never the separators the first reading prints between them.
+distributions ship it) reads a faint "SDN BHD" as "SON BHO", tessdata's full-size English network and
+the Malay model read it right; each of them misreads amounts the first reads right ("9.00" as "9.60").
+Alone, neither further model reads the fields better (quire.engines.models, quire.engines.language). So
+they are witnesses: the full-size network, the Malay model, and the full-size network with the Malay
+model. Where more of them read a stretch of ink alike, and otherwise than the first reading, than read
+it as the first reading does, they replace it (the first reading counts for itself: two witnesses
+against none, or three against one; a tie over numbers is read again, see below). The two full-network
+witnesses share their misreadings of punctuation (both read a quantity's "4,5" as "45"), so a vote may
+change a number's digits but never the separators the first reading prints between them.
 
 bench/accuracy.py, three witnesses against the two without the full-network Malay reading: SROIE tune
 half issue_date, total_amount and vendor_name unchanged (100 / 94.4 / 88.9 %, vendor_address 33.3);
@@ -28,15 +27,15 @@ re-reads, cost less but read fewer fields right (two witnesses: receipts-degrade
 total 70.8 -> 69.4, vendor_name 75.0 -> 73.6).
 
 The witnesses split by network: the full-size network's two readings often agree against the small
-network's two ("18/04/2017" against "13/04/2017", "9.00" against "9.60"), a tie.
-Where the witnesses' reading of such a tie prints an amount, a date or a time with other numbers than the
-first reading's, the tied stretches of ink alone are cut out and read again, by both networks at two more
-sizes (``TIE_BREAK_HEIGHTS``, on one sheet per network and size, so four tesseract calls on a page with
-ties): the reading whose numbers more of them print wins. By the SROIE box transcripts, of the 14 such ties
-on the 18 receipts of the tune half, 7 went to the witnesses, each rightly, and 7 kept the first reading (3
-rightly); on the 72 of receipts-degraded, 15 of 37 went to the witnesses (11 rightly, 2 wrongly, 2 neither
-reading the transcript's). bench/accuracy.py: receipts-degraded issue_date 84.7 -> 87.5 %, total_amount
-80.6 -> 81.9; SROIE tune half unchanged; bench/ocr_quality.py, region CER 5.82 -> 5.77 %.
+network's two ("18/04/2017" against "13/04/2017", "9.00" against "9.60"): a tie. Where the witnesses'
+reading of such a tie prints an amount, a date or a time with other numbers than the first reading's,
+the tied stretches of ink alone are cut out and read again, by both networks at two more sizes
+(``TIE_BREAK_HEIGHTS``, on one sheet per network and size, so four tesseract calls on a page with ties):
+the reading whose numbers more of them print wins. By the SROIE box transcripts, of the 14 such ties on
+the 18 receipts of the tune half, 7 went to the witnesses, each rightly, and 7 kept the first reading (3
+rightly); on the 72 of receipts-degraded, 15 of 37 went to the witnesses (11 rightly, 2 wrongly, 2
+neither reading the transcript's). bench/accuracy.py: receipts-degraded issue_date 84.7 -> 87.5 %,
+total_amount 80.6 -> 81.9; SROIE tune half unchanged; bench/ocr_quality.py, region CER 5.82 -> 5.77 %.
 """
 
 from __future__ import annotations
@@ -61,14 +60,15 @@ log = logging.getLogger(__name__)
 #: than the page's and the line re-read's 40 px, whose misreadings they should not share
 TIE_BREAK_HEIGHTS = (50, 60)
 
-#: the word groups of the first reading and the numbers of those tied -> each tied group's readings
+#: the first reading's word groups and the indices of the tied ones -> each tied group's further readings
 ConfirmReadings = Callable[[list[Sequence[Word]], set[int]], dict[int, list[list[Word]]]]
 
 
 class ReceiptVoteEngine:
     """``inner``'s reading; on a receipt page, its word groups replaced where more of the ``witnesses`` read
-    them alike and otherwise than read them as it does, or as many and more of the ``tie_breakers``' sheet
-    readings of the tied stretch print the witnesses' numbers than the first reading's (:func:`vote_readings`)."""
+    them alike and otherwise than read them as it does, or, on a tie over numbers, where more of the
+    ``tie_breakers``' readings of the tied stretch print the witnesses' numbers than the first reading's
+    (:func:`vote_readings`)."""
 
     def __init__(self, inner: OcrEngine, witnesses: tuple[OcrEngine, ...],
                  tie_breakers: tuple[OcrEngine, ...] = ()) -> None:
@@ -149,8 +149,9 @@ def vote_readings(first: OcrResult, witnesses: Sequence[OcrResult],
     replaced = False
     for number, (base, (leader, outvotes)) in enumerate(zip(bases, leaders, strict=True)):
         wins = leader is not None and (outvotes or _confirmed(base, leader, confirmations.get(number, [])))
-        replaced = replaced or wins
-        kept.extend(leader if wins and leader is not None else base)
+        winner = leader if wins else None
+        replaced = replaced or winner is not None
+        kept.extend(base if winner is None else winner)
     if not replaced:
         return first
     text, words = in_rows(kept)
