@@ -40,7 +40,7 @@ import logging
 import re
 import statistics
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -376,7 +376,7 @@ AMOUNT = re.compile(r"\d[.,] ?\d\d(?!\d)")
 _AMOUNT_OR_TIME = re.compile(rf"{AMOUNT.pattern}|(?<!\d)\d{{1,2}}:\d\d")
 
 
-def prints_amount_or_date(words: list[Word]) -> bool:
+def prints_amount_or_date(words: Sequence[Word]) -> bool:
     """Whether a line prints an amount, a date or a time: the numbers the extraction reads fields from."""
     text = " ".join(w.text for w in words)
     return bool(_AMOUNT_OR_TIME.search(text) or find_dates(text))
@@ -406,7 +406,7 @@ def result_from_lines(first: OcrResult, lines: list[list[Word]]) -> OcrResult:
 _NUMBER = re.compile(r"\d(?:[\d.,:/-]*\d)?")
 
 
-def printed_numbers(words: list[Word]) -> list[str]:
+def printed_numbers(words: Sequence[Word]) -> list[str]:
     """The line's numbers as printed, separators and splits included: "15,90" is not "15.90",
     "OR18061602170510" not "OR180616021 70510"."""
     return [number for w in words for number in _NUMBER.findall(w.text)]

@@ -142,13 +142,17 @@ def vote_readings(first: OcrResult, witnesses: Sequence[OcrResult],
                 readings.setdefault(_ids(base), []).append(theirs)
     bases = [base for base, _ in groupings[0]]
     leaders = [_leading(base, readings.get(_ids(base), [])) for base in bases]
-    tied = {number for number, (leader, outvotes) in enumerate(leaders)
-            if leader is not None and not outvotes and _numbers_disputed(bases[number], leader)}
-    confirmations = confirm(bases, tied) if tied and confirm is not None else {}
+    confirmations: dict[int, list[list[Word]]] = {}
+    if confirm is not None:
+        tied = {number for number, (leader, outvotes) in enumerate(leaders)
+                if leader is not None and not outvotes and _numbers_disputed(bases[number], leader)}
+        if tied:
+            confirmations = confirm(bases, tied)
     kept: list[Word] = []
     replaced = False
     for number, (base, (leader, outvotes)) in enumerate(zip(bases, leaders, strict=True)):
-        wins = leader is not None and (outvotes or _confirmed(base, leader, confirmations.get(number, [])))
+        wins = leader is not None and (outvotes or (
+            number in confirmations and _confirmed(base, leader, confirmations[number])))
         winner = leader if wins else None
         replaced = replaced or winner is not None
         kept.extend(base if winner is None else winner)
@@ -164,10 +168,11 @@ def _leading(base: Sequence[Word], readings: Sequence[Sequence[Word]]) -> tuple[
     ``base`` prints between digits; and whether it has more votes (else it ties)."""
     votes = Counter(_spelling(words) for words in readings)
     spelling, count = max(votes.items(), key=lambda item: item[1], default=("", 0))
-    against = votes[_spelling(base)] + 1
-    if spelling == _spelling(base) or count < max(against, 2):
+    ours = _spelling(base)
+    against = votes[ours] + 1
+    if spelling == ours or count < max(against, 2):
         return None, False
-    separators = _SEPARATOR_IN_NUMBER.findall(_spelling(base))
+    separators = _SEPARATOR_IN_NUMBER.findall(ours)
     if separators and _SEPARATOR_IN_NUMBER.findall(spelling) != separators:
         return None, False
     return next(words for words in readings if _spelling(words) == spelling), count > against
@@ -176,12 +181,12 @@ def _leading(base: Sequence[Word], readings: Sequence[Sequence[Word]]) -> tuple[
 def _numbers_disputed(base: Sequence[Word], leader: Sequence[Word]) -> bool:
     """Whether ``leader`` prints an amount, a date or a time, with other numbers than ``base``: a tie worth
     reading again, as the fields are read from those."""
-    return prints_amount_or_date(list(leader)) and printed_numbers(list(leader)) != printed_numbers(list(base))
+    return prints_amount_or_date(leader) and printed_numbers(leader) != printed_numbers(base)
 
 
 def _confirmed(base: Sequence[Word], leader: Sequence[Word], confirmations: Sequence[list[Word]]) -> bool:
     """Whether more of the ``confirmations`` print ``leader``'s numbers than ``base``'s."""
-    theirs, ours = printed_numbers(list(leader)), printed_numbers(list(base))
+    theirs, ours = printed_numbers(leader), printed_numbers(base)
     printed = [printed_numbers(words) for words in confirmations]
     return printed.count(theirs) > printed.count(ours)
 

@@ -252,7 +252,7 @@ _SEPARATOR_LOST = (
 #: ... or, time or no time, right after a date's label, a word at most between them ("Date: 1703/2018", "Date
 #: d'émission 0509/2024" with "émission" misread so that only "Date" is a label): the label is the evidence
 #: the time of day gives, where anywhere else "Invoice 2512/2018" is a number
-_AFTER_LABEL = r"[\s:.\-]*(?:[^\W\d_]+(?:['’][^\W\d_]+)?[\s:.\-]+)?"
+_AFTER_LABEL = r"\A[\s:.\-]*(?:[^\W\d_]+(?:['’][^\W\d_]+)?[\s:.\-]+)?"
 _SEPARATOR_LOST_AFTER_LABEL = (
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}}|\d{{2}})(?![\d/.-])"),
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?!\d)"),
@@ -342,12 +342,9 @@ def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     _SEPARATOR_LOST_AFTER_LABEL), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading
     order."""
     found = _impossible_dates_repaired(text)
-    for pattern in _SEPARATOR_LOST_AFTER_LABEL if after_label else ():
-        m = pattern.match(text)
-        match = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else None
-        if match is not None:
-            found.append(match)
-    for pattern in (*_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST, _STRAY_MARK_DATE):
+    after_label_patterns = _SEPARATOR_LOST_AFTER_LABEL if after_label else ()
+    for pattern in (*after_label_patterns, *_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST,
+                    _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
             match = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3]))
             if match is not None:
