@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-111"
+EXTRACTOR_VERSION = "generic-112"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -498,7 +498,9 @@ def _unlabelled_date(context: DocumentContext, claimed: set[tuple[int, int]]) ->
 
     A date printed with a time of day (a till receipt's timestamp) is the best evidence; one that
     only reads in the order the rest of the document contradicts, or that follows letters as part
-    of a product code ("CK 11-22-31"), is the weakest. Ties go to the first date printed.
+    of a product code ("CK 11-22-31"), is the weakest. A code carries no time of day after it: a
+    timestamp after a word ("Entry Time 16/04/2018 (Mon) 8:21") is no code. Ties go to the first
+    date printed.
     """
     best: tuple[int, int, DateMatch, TextLine] | None = None
     for position, line in enumerate(context.lines):
@@ -506,8 +508,9 @@ def _unlabelled_date(context: DocumentContext, claimed: set[tuple[int, int]]) ->
             if (position, match.start) in claimed:
                 continue
             preferred = match.day_first if context.date_order == "dmy" else match.month_first
-            score = (2 * bool(_TIME.search(line.text)) + (preferred is not None)
-                     - 2 * bool(_CODE_BEFORE.search(line.text[:match.start]) and match.day_first != match.month_first))
+            code = (_CODE_BEFORE.search(line.text[:match.start]) and match.day_first != match.month_first
+                    and not _TIME.search(line.text[match.end:]))
+            score = 2 * bool(_TIME.search(line.text)) + (preferred is not None) - 2 * bool(code)
             if best is None or score > best[0]:
                 best = (score, position, match, line)
     return (best[2], best[3]) if best is not None else None

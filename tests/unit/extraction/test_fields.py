@@ -228,6 +228,21 @@ CASH RM 50.00
     assert fields["issue_date"].confidence >= SETTINGS.review_confidence
 
 
+def test_a_timestamp_after_a_word_is_the_date_not_a_code_nor_an_address_read_as_a_date(make_document):
+    # "A-09-10 Prima Avenue" read as "4-02-10": a date, but the timestamps below it are the sale's
+    receipt = make_document("""
+First City Parking Sdn Bhd
+4-02-10 Prima Avenue
+47301 Petaling Jaya
+Entry Time 16/04/2018 (Mon) 8:21
+Paid Time 16/04/2018 (Mon) 9:49
+Total RM7.00
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["issue_date"].value == "2018-04-16"
+    assert fields["issue_date"].confidence >= SETTINGS.review_confidence
+
+
 def test_total_payable_after_a_per_rate_total_that_adds_up_is_the_total(make_document):
     # "total 6% supplies (inc GST)" equals the 6% subtotal plus GST, but the document's total follows
     invoice = make_document("""
