@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-112"
+EXTRACTOR_VERSION = "generic-113"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -904,12 +904,12 @@ _REGISTRATION = re.compile(r"[(\[]?\s*\b[A-Z]{0,2}\d{5,12}\s?-?\s?[A-Z]\b\s*[)\]
 #: ("7891 7-W" for 789417-W, "1118256~K")
 _REGISTRATION_LINE = re.compile(r"^[\W]*(?:(?:co|company|roc|reg|business)[\s.-]*(?:reg|no|rfg)?[\s.:-]*(?:no)?[\s.:]*)?"
                                 r"[(\[]?\s*[A-Z]{0,2}\d(?:\s?\d){4,11}\s?[-~]?\s?[A-Z]?\s*[)\]]?\W*$", re.IGNORECASE)
-#: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SEN BHD", "SDN BHO",
-#: "SDN BND", "SDN 8HD")
 #: the Dutch legal form "V.O.F." with its O read as a zero ("V 0 F", "V.0.F.")
 _VOF_MISREAD = re.compile(r"\b(V)([\s.]{0,2})0([\s.]{0,2})(F)(?!\w)")
 #: ... or, set small on its own line under the name, as "vor." (points lost, the F read as r)
 _VOF_AS_VOR = re.compile(r"(?:^|(?<=\s))vor\.$", re.IGNORECASE)
+#: OCR misreadings of the Malaysian legal form "SDN BHD" ("SIN BHD", "SON BHD", "SOM BHT", "SEN BHD", "SDN BHO",
+#: "SDN BND", "SDN 8HD")
 _SDN_BHD_MISREAD = re.compile(r"\bS[DO0IE][NM]\.?\s?[B8][HN][DO0T]\b(?![\w.])", re.IGNORECASE)
 #: a yen sign inside a word or an initialism ("MR.D.I.¥(M)") is an OCR misreading of Y
 _YEN_FOR_Y = re.compile(r"(?<=[A-Za-z.])¥|¥(?=[A-Za-z.])")

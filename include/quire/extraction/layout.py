@@ -96,7 +96,9 @@ def group_lines(page: PageText) -> tuple[TextLine, ...]:
     A scan fed in at a slant has its word boxes turned level first (see :func:`estimate_skew`),
     so a table row stays one line across the page; the words then carry the levelled coordinates.
     """
-    words = level_words([w for w in page.words if not _is_dust(w)])
+    read = [w for w in page.words if w.confidence is not None and w.bottom > w.top]
+    text_height = median(w.bottom - w.top for w in read) if read else 0.0
+    words = level_words([w for w in page.words if not _is_dust(w) and not _is_flat(w, text_height)])
     rows: list[list[Word]] = []
     for word in sorted(words, key=lambda w: ((w.top + w.bottom) / 2, w.x0, w.text)):
         if not word.text.strip():
@@ -117,6 +119,20 @@ def _is_dust(word: Word) -> bool:
     if word.confidence is None or any(ch.isalnum() for ch in word.text):
         return False
     return word.x1 - word.x0 < 1.5 or word.confidence < 0.4
+
+
+#: an OCR word of letters or digits less high than this share of the page's median word height is a rule or a
+#: row of dots or dashes read as letters ("LEE" 0.4 pt high over a 2 pt line): no letter or digit is that flat
+#: (a point, a colon, a hyphen or an underscore is)
+_FLAT_SHARE = 0.25
+
+
+def _is_flat(word: Word, text_height: float) -> bool:
+    """OCR of a separator: letters or digits in a box far flatter than the page's text. Such a box, grouped
+    first, takes the amount beside it into a line of its own, away from its label. Text-layer words are never
+    dropped."""
+    return (word.confidence is not None and word.bottom - word.top < _FLAT_SHARE * text_height
+            and any(ch.isalnum() for ch in word.text))
 
 
 def _adjacent_lines(lines: Sequence[TextLine], position: int) -> list[TextLine]:

@@ -256,3 +256,13 @@ def test_a_scanned_quantity_with_its_unit_read_onto_it_is_a_number():
 
     assert numbers(0.9) == [Decimal("11.75"), Decimal("7.5"), Decimal("25"), Decimal("603.01")]
     assert numbers(None) == [Decimal("603.01")]  # a text layer prints what it means
+
+
+def test_a_separator_read_as_letters_does_not_take_the_amount_from_its_label():
+    # receipts-style rows as OCR boxed them on a halved SROIE 472: the dashed rule over "Final Total" was read
+    # as "LEE", a box 0.4 pt high, and grouped first it drew the amount into a line of its own
+    page = _page(Word("Round", 29.2, 80.06, 36.8, 82.2, 0.96), Word("0.00", 58.0, 80.52, 63.4, 82.56, 0.94),
+                 Word("LEE", 42.9, 83.83, 55.6, 84.26, 0.19),
+                 Word("Final", 29.2, 85.11, 34.6, 87.17, 0.92), Word("Total", 35.9, 85.11, 41.3, 87.26, 0.48),
+                 Word('"8.70', 56.7, 84.0, 63.3, 87.6, 0.53))
+    assert [line.text for line in group_lines(page)] == ["Round 0.00", 'Final Total "8.70']
