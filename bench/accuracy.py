@@ -9,9 +9,10 @@ Corpora (``--corpus``, comma-separated, default all):
                    plus the OCR character error rate against box/*.csv
   sroie-box        the same receipts built from the box/*.csv transcripts (perfect OCR: an upper bound)
                    through the configured classifier and extractor
-  receipts-degraded  the 18 receipts of the SROIE tune half made harder four ways (NNNs shrunk to 70 %,
-                   NNNf faded, NNNr turned by 2 degrees, NNNb blurred; each saved as JPEG at quality 45)
-                   under bench/out/receipts-degraded: 72 more receipts to tune receipt rules on, none of
+  receipts-degraded  the 18 receipts of the SROIE tune half made harder eight ways (NNNs shrunk to 70 %,
+                   NNNf faded, NNNr turned by 2 degrees, NNNb blurred, NNNh halved, NNNm faded a little,
+                   NNNn with sensor noise, each saved as JPEG at quality 45; NNNj as it is, at quality 15)
+                   under bench/out/receipts-degraded: 144 more receipts to tune receipt rules on, none of
                    them from the check half
   dev-digital      bench/out/dev/NNN.pdf          (python bench/make_corpus.py --out bench/out/dev
   dev-scanned      bench/out/dev/NNN.scan.pdf      --count 200 --seed 1 --split dev)
@@ -64,6 +65,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageEnhance, ImageFilter
 from quire.extraction.normalise import find_dates, fold, format_amount, parse_amount
 from quire.loading import load_object
@@ -120,12 +122,25 @@ def canonical(name: str, value: Any) -> str | None:
     return str(value)
 
 
-#: how each receipts-degraded copy of a tune-half receipt is made from its grey scan
-DEGRADATIONS: dict[str, Any] = {
-    "s": lambda image: image.resize((round(image.width * 0.7), round(image.height * 0.7)), Image.Resampling.BILINEAR),
-    "f": lambda image: ImageEnhance.Contrast(image).enhance(0.45).point(lambda level: min(255, level + 60)),
-    "r": lambda image: image.rotate(2.0, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=235),
-    "b": lambda image: image.filter(ImageFilter.GaussianBlur(1.2)),
+def _with_noise(image: Image.Image) -> Image.Image:
+    """Grey noise of a cheap sensor (sigma 14 levels), the same on every run."""
+    noise = np.random.default_rng(7).normal(0, 14, (image.height, image.width))
+    return Image.fromarray(np.clip(np.asarray(image, dtype=np.float32) + noise, 0, 255).astype(np.uint8))
+
+
+#: how each receipts-degraded copy of a tune-half receipt is made from its grey scan, and the JPEG quality it is
+#: saved at
+DEGRADATIONS: dict[str, tuple[Any, int]] = {
+    "s": (lambda image: image.resize((round(image.width * 0.7), round(image.height * 0.7)),
+                                     Image.Resampling.BILINEAR), 45),
+    "f": (lambda image: ImageEnhance.Contrast(image).enhance(0.45).point(lambda level: min(255, level + 60)), 45),
+    "r": (lambda image: image.rotate(2.0, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=235), 45),
+    "b": (lambda image: image.filter(ImageFilter.GaussianBlur(1.2)), 45),
+    "h": (lambda image: image.resize((round(image.width * 0.5), round(image.height * 0.5)),
+                                     Image.Resampling.BILINEAR), 45),
+    "m": (lambda image: ImageEnhance.Contrast(image).enhance(0.7).point(lambda level: min(255, level + 30)), 45),
+    "j": (lambda image: image, 15),
+    "n": (_with_noise, 45),
 }
 
 
@@ -134,8 +149,9 @@ def degraded_receipt(stem: str, kind: str, folder: Path) -> Path:
     path = folder / f"{stem}{kind}.jpg"
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
+        degrade, quality = DEGRADATIONS[kind]
         with Image.open(SROIE / "img" / f"{stem}.jpg") as scan:
-            DEGRADATIONS[kind](scan.convert("L")).save(path, "JPEG", quality=45)
+            degrade(scan.convert("L")).save(path, "JPEG", quality=quality)
     return path
 
 
