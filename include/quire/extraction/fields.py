@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-113"
+EXTRACTOR_VERSION = "generic-114"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -926,8 +926,9 @@ def _is_name_like(line: TextLine) -> bool:
     letters = len(_LETTERS.findall(text))
     return (letters >= 3 and letters >= 0.5 * len(text.replace(" ", "")) and not _TITLE_ONLY.match(text)
             and not labels.CONTACT.search(text) and not labels.INVOICE_NUMBER.search(text)
-            and not find_dates(text) and not labels.CUSTOMER_BLOCK.search(text)
-            and not labels.PAGE_NUMBER.search(text) and not _is_field_label(text))
+            and not find_dates(text) and not find_misread_dates(text)  # nor one OCR misread ("19/07 2024")
+            and not labels.CUSTOMER_BLOCK.search(text) and not labels.PAGE_NUMBER.search(text)
+            and not _is_field_label(text))
 
 
 def _is_field_label(text: str) -> bool:

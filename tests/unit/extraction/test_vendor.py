@@ -892,3 +892,13 @@ def test_an_address_with_a_character_no_address_prints_is_worth_a_look(make_docu
                              settings=SETTINGS).fields["vendor_address"]
     assert address.value == f"12 High Street, {city}"
     assert (address.confidence < SETTINGS.review_confidence) is misread
+
+
+def test_a_date_ocr_misread_above_the_letterhead_is_not_the_vendor(make_document):
+    # dev 050's scan: "Date d'émission" read as "Dute d'émission er" and the date's slash as a space, so neither
+    # a label nor a date for find_dates; its words are still mostly letters
+    text = ("Dute d'émission er 19/07 2024\n"
+            "Fournitures Fontaine\n"
+            "225, place Victor Hugo\n"
+            "4000 Liège\n")
+    assert _vendor(make_document, text) == ("Fournitures Fontaine", "225, place Victor Hugo, 4000 Liège")
