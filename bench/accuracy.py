@@ -58,7 +58,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -122,6 +122,23 @@ def canonical(name: str, value: Any) -> str | None:
     return str(value)
 
 
+#: a way to make a grey receipt scan harder to read
+Degrade = Callable[[Image.Image], Image.Image]
+
+
+def _shrunk(share: float) -> Degrade:
+    """Each side cut to ``share`` of its length: a scan at a lower resolution."""
+    return lambda image: image.resize((round(image.width * share), round(image.height * share)),
+                                      Image.Resampling.BILINEAR)
+
+
+def _faded(contrast: float, lift: int) -> Degrade:
+    """Grey levels pressed towards the middle by ``contrast``, then lightened by ``lift``: a thermal print
+    fading."""
+    return lambda image: ImageEnhance.Contrast(image).enhance(contrast).point(
+        lambda level: min(255, level + lift))
+
+
 def _with_noise(image: Image.Image) -> Image.Image:
     """Grey noise of a cheap sensor (sigma 14 levels), the same on every run."""
     noise = np.random.default_rng(7).normal(0, 14, (image.height, image.width))
@@ -130,15 +147,13 @@ def _with_noise(image: Image.Image) -> Image.Image:
 
 #: how each receipts-degraded copy of a tune-half receipt is made from its grey scan, and the JPEG quality it is
 #: saved at
-DEGRADATIONS: dict[str, tuple[Any, int]] = {
-    "s": (lambda image: image.resize((round(image.width * 0.7), round(image.height * 0.7)),
-                                     Image.Resampling.BILINEAR), 45),
-    "f": (lambda image: ImageEnhance.Contrast(image).enhance(0.45).point(lambda level: min(255, level + 60)), 45),
+DEGRADATIONS: dict[str, tuple[Degrade, int]] = {
+    "s": (_shrunk(0.7), 45),
+    "f": (_faded(0.45, 60), 45),
     "r": (lambda image: image.rotate(2.0, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=235), 45),
     "b": (lambda image: image.filter(ImageFilter.GaussianBlur(1.2)), 45),
-    "h": (lambda image: image.resize((round(image.width * 0.5), round(image.height * 0.5)),
-                                     Image.Resampling.BILINEAR), 45),
-    "m": (lambda image: ImageEnhance.Contrast(image).enhance(0.7).point(lambda level: min(255, level + 30)), 45),
+    "h": (_shrunk(0.5), 45),
+    "m": (_faded(0.7, 30), 45),
     "j": (lambda image: image, 15),
     "n": (_with_noise, 45),
 }
