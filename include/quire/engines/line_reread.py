@@ -321,7 +321,7 @@ def choose_reading(first: list[Word], second: list[Word]) -> list[Word]:
     """
     if not second or character_confidence(second) <= character_confidence(first):
         return first
-    if printed_numbers(first) != printed_numbers(second) and not _date_repaired(first, second):
+    if printed_numbers(first) != printed_numbers(second) and not date_repaired(first, second):
         return first
     if _dates(first) and _dates(first) != _dates(second):
         return first  # "17 APR 2018" misread as "17 AFR 2018": letters can carry a date too
@@ -412,7 +412,7 @@ def printed_numbers(words: Sequence[Word]) -> list[str]:
     return [number for w in words for number in _NUMBER.findall(w.text)]
 
 
-def _date_repaired(first: list[Word], second: list[Word]) -> bool:
+def date_repaired(first: Sequence[Word], second: Sequence[Word]) -> bool:
     """A line the page reading found no date on, whose re-read prints one and every amount of the first
     ("25112/2018" for "25/12/2018": a separator read as a digit)."""
     if _dates(first) or not _dates(second):
@@ -426,7 +426,7 @@ def _date_repaired(first: list[Word], second: list[Word]) -> bool:
     return True
 
 
-def _dates(words: list[Word]) -> set[tuple[date | None, date | None]]:
+def _dates(words: Sequence[Word]) -> set[tuple[date | None, date | None]]:
     return {(found.day_first, found.month_first) for found in find_dates(" ".join(w.text for w in words))}
 
 

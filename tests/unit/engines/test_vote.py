@@ -91,6 +91,35 @@ def test_a_tie_over_a_date_is_broken_by_the_readings_of_its_cut_out() -> None:
     assert vote_readings(first, witnesses) is first
 
 
+def test_a_reading_that_prints_a_date_where_the_first_prints_an_impossible_one_wins_a_tie() -> None:
+    # SROIE 037 faded a little: the small network reads "19/03/2078" (no such year on a receipt), the
+    # full-size network "10/03/2018"; its cut-outs, enlarged, break the tie for the first reading
+    first = _reading("Date:", "19/03/2078", "5:41:06")
+    witnesses = [_reading("Date:", "10/03/2018", "5:41:06"), _reading("Date:", "19/03/2078", "5:41:06"),
+                 _reading("Date:", "10/03/2018", "5:41:06")]
+    against = TieReadings("19/03/2078", "19/03/2078")
+    assert vote_readings(first, witnesses, against).text == "Date: 10/03/2018 5:41:06"
+    assert against.asked == []  # no further reading is needed
+    # SROIE 472 at JPEG quality 15: a month of 64
+    first = _reading("Date:", "13/64/2017.")
+    witnesses = [_reading("Date:", "18/04/2017"), _reading("Date:", "13/64/2017."), _reading("Date:", "18/04/2017")]
+    assert vote_readings(first, witnesses, against).text == "Date: 18/04/2017"
+    # a reading of a date that exists keeps the tie-break: another existing date is no repair
+    possible = _reading("Date:", "13/04/2017")
+    witnesses[1] = possible
+    assert vote_readings(possible, witnesses, TieReadings("13/04/2017", "13/04/2017")) is possible
+
+
+def test_witnesses_that_read_a_date_where_the_first_reading_found_none_may_print_more_separators() -> None:
+    # SROIE 448 at JPEG quality 15: all three witnesses read the till's timestamp "27-04-18 16:26", the
+    # first reading "1 04-18 16:26", its separator between 04 and 18 one of the witnesses' two
+    first = _reading("1", "04-18", "16:26")
+    witnesses = [_reading("", "27-04-18", "16:26")] * 3
+    assert vote_readings(first, witnesses).text == "1 27-04-18 16:26"
+    # without a date gained, the separators stay the first reading's
+    amounts = _reading("", "27-04.18", "16:26")
+    assert vote_readings(first, [amounts] * 3) is first
+
 def test_only_a_tie_over_the_numbers_of_an_amount_date_or_time_is_read_again() -> None:
     confirm = TieReadings("SDN", "SDN", "7", "7")
     tied_words = [_reading("SDN"), _reading("SON"), _reading("SDN")]
