@@ -3,7 +3,9 @@
 A failed arithmetic rule is only *blocking* when the document itself must be at fault: every
 amount it used was read with at least the review confidence, every row was read whole (as many
 as the table shows, each quantity x price its amount), and the totals print no discount, charge
-or rounding line the rule cannot account for.
+or rounding line the rule cannot account for. On a page read by OCR, lines that fall short of the
+totals do not block either: OCR loses whole rows (faint, or crossed by a table rule and read as
+noise), and the count of rows the table shows comes from the same reading, so it cannot tell.
 Otherwise the failure says more about the reading than about the document, and a person should
 review it instead.
 """
@@ -42,7 +44,8 @@ def validate_extraction(fields: Mapping[str, FieldValue], table: LineItemTable, 
     ``adjusted``: the totals print a discount, a further charge or a rounding, which the sums
     below do not read, so a sum that fails asks for review instead of blocking.
     ``read_by_ocr``: the amounts were recognised from an image, so a sum that one misread
-    character would mend asks for review; a text layer's characters are the document's own.
+    character would mend, or lines short of the totals (rows OCR lost), ask for review; a text
+    layer's characters and rows are the document's own.
     """
     rows = [*_row_arithmetic(table.items), _row_count(table)]
     misread_rows = not all(r.ok for r in rows)  # a row that does not multiply out, or one too many or too few
@@ -50,7 +53,8 @@ def validate_extraction(fields: Mapping[str, FieldValue], table: LineItemTable, 
         *_required_fields(fields, doc_type),
         *_low_confidence(fields, review_confidence),
         *rows,
-        *_lines_match_totals(fields, table.items, review_confidence, decisive=not (misread_rows or adjusted)),
+        *_lines_match_totals(fields, table.items, review_confidence, decisive=not (misread_rows or adjusted),
+                             read_by_ocr=read_by_ocr),
         *_totals_add_up(fields, review_confidence, decisive=not adjusted, read_by_ocr=read_by_ocr),
         *_sign(fields, doc_type, review_confidence),
     ]
@@ -104,10 +108,11 @@ def _row_count(table: LineItemTable) -> ValidationResult:
 
 
 def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineItem], review_confidence: float,
-                        *, decisive: bool) -> list[ValidationResult]:
+                        *, decisive: bool, read_by_ocr: bool) -> list[ValidationResult]:
     """The line amounts add up to the subtotal, to the total less tax, or to the total itself (prices with
     tax included, as tills print them), each printed amount rounded by up to a cent and a total by the
-    smallest coin."""
+    smallest coin. Lines read by OCR that sum to less than every one of them may be missing rows: that
+    failure asks for review."""
     amounts = [Decimal(item.amount) for item in items if item.amount is not None]
     if not amounts:
         return []
@@ -125,7 +130,8 @@ def _lines_match_totals(fields: Mapping[str, FieldValue], items: Sequence[LineIt
     lines_sum = sum(amounts, Decimal(0))
     ok = any(abs(lines_sum - amount) <= ROUNDING_PER_LINE * len(amounts) + rounding
              for _, amount, rounding in targets)
-    sure = decisive and _all_sure([subtotal, total, tax], review_confidence) \
+    rows_lost = read_by_ocr and all(lines_sum < amount for _, amount, _ in targets)
+    sure = decisive and not rows_lost and _all_sure([subtotal, total, tax], review_confidence) \
         and all(i.confidence >= review_confidence for i in items)
     named: dict[Decimal, str] = {}
     for what, amount, _ in targets:

@@ -98,6 +98,16 @@ def test_a_row_left_unread_makes_a_sum_that_fails_a_question_for_review():
     assert detail == "lines sum to 341.96, expected 415.67 (subtotal) or 457.24 (total)"
 
 
+def test_lines_read_by_ocr_short_of_the_totals_may_be_rows_it_lost():
+    # dev 052 scanned: two of twenty rows read as noise, the eighteen left counted as all the table shows
+    fields = _fields(subtotal_amount="40.00", total_amount="46.00")
+    results, routing = validate_extraction(fields, _table(*GOOD_ROWS), "invoice", 0.6, read_by_ocr=True)
+    assert _failed(results) == {"lines_match_total": False} and routing is Routing.REVIEW
+    # lines over the totals are no lost row: they block, as lines short of them do in a text layer
+    fields = _fields(subtotal_amount="20.00", tax_amount="4.00", total_amount="24.00")
+    results, routing = validate_extraction(fields, _table(*GOOD_ROWS), "invoice", 0.6, read_by_ocr=True)
+    assert _failed(results) == {"lines_match_total": True} and routing is Routing.BLOCKED
+
 def test_a_row_that_does_not_multiply_out_makes_a_sum_that_fails_a_question_for_review():
     # tune 196 scanned: "4 x 903.27" over an amount read "3622.75" (3613.08): the sum fails for that row
     rows = (("Widget", "2", "10.00", "21.00"), ("Gadget", "1", "10.00", "10.00"))
