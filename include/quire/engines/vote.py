@@ -151,18 +151,16 @@ def vote_readings(first: OcrResult, witnesses: Sequence[OcrResult],
                 readings.setdefault(_ids(base), []).append(theirs)
     bases = [base for base, _ in groupings[0]]
     leaders = [_leading(base, readings.get(_ids(base), [])) for base in bases]
-    repaired = {number for number, (leader, _) in enumerate(leaders)
-                if leader is not None and date_repaired(bases[number], leader)}
     confirmations: dict[int, list[list[Word]]] = {}
     if confirm is not None:
-        tied = {number for number, (leader, outvotes) in enumerate(leaders) if leader is not None
-                and not outvotes and number not in repaired and _numbers_disputed(bases[number], leader)}
+        tied = {number for number, (leader, outright) in enumerate(leaders)
+                if leader is not None and not outright and _numbers_disputed(bases[number], leader)}
         if tied:
             confirmations = confirm(bases, tied)
     kept: list[Word] = []
     replaced = False
-    for number, (base, (leader, outvotes)) in enumerate(zip(bases, leaders, strict=True)):
-        wins = leader is not None and (outvotes or number in repaired or (
+    for number, (base, (leader, outright)) in enumerate(zip(bases, leaders, strict=True)):
+        wins = leader is not None and (outright or (
             number in confirmations and _confirmed(base, leader, confirmations[number])))
         winner = leader if wins else None
         replaced = replaced or winner is not None
@@ -176,7 +174,8 @@ def vote_readings(first: OcrResult, witnesses: Sequence[OcrResult],
 def _leading(base: Sequence[Word], readings: Sequence[Sequence[Word]]) -> tuple[Sequence[Word] | None, bool]:
     """The reading in ``readings`` that most of them spell alike, if otherwise than ``base``, at least as many
     as spell ``base`` with ``base`` counting for itself (at least two on a tie), and keeping the separators
-    ``base`` prints between digits; and whether it has more votes (else it ties)."""
+    ``base`` prints between digits unless it prints a date ``base`` lacks (``date_repaired``); and whether it
+    wins outright: by more votes, or by that date (else it ties)."""
     votes = Counter(_spelling(words) for words in readings)
     spelling, count = max(votes.items(), key=lambda item: item[1], default=("", 0))
     ours = _spelling(base)
@@ -184,11 +183,11 @@ def _leading(base: Sequence[Word], readings: Sequence[Sequence[Word]]) -> tuple[
     if spelling == ours or count < max(against, 2):
         return None, False
     leader = next(words for words in readings if _spelling(words) == spelling)
+    repaired = date_repaired(base, leader)
     separators = _SEPARATOR_IN_NUMBER.findall(ours)
-    if separators and _SEPARATOR_IN_NUMBER.findall(spelling) != separators \
-            and not date_repaired(base, leader):
+    if separators and _SEPARATOR_IN_NUMBER.findall(spelling) != separators and not repaired:
         return None, False
-    return leader, count > against
+    return leader, count > against or repaired
 
 
 def _numbers_disputed(base: Sequence[Word], leader: Sequence[Word]) -> bool:
