@@ -257,6 +257,10 @@ _SEPARATOR_LOST_AFTER_LABEL = (
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}}|\d{{2}})(?![\d/.-])"),
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?!\d)"),
 )
+#: ... and, after a label too, a date tesseract split into two words at a space the print's wide letter spacing
+#: suggested ("Date 17/0 32018", "Date: 25/1 2/2018"): the two joined are read as one, and only where they
+#: make a date whole, with nothing left over
+_SPLIT_AFTER_LABEL = re.compile(rf"{_AFTER_LABEL}(\d[\d/.\-]* [\d/.\-]*\d)(?![\w/.\-:])")
 
 #: a digit read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018", "15.9O")
 _DIGIT_LOOKALIKES = str.maketrans("OoDQIl|iSsBZgb", "00001111558296")
@@ -339,10 +343,12 @@ def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
     _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD,
     _MONTH_WORD_MISREAD; with ``after_label``, ``text`` following a date's label, also
-    _SEPARATOR_LOST_AFTER_LABEL), and dates with a digit no date can hold (_DAY_TENS_CONFUSIONS), in reading
-    order."""
+    _SEPARATOR_LOST_AFTER_LABEL and _SPLIT_AFTER_LABEL), and dates with a digit no date can hold
+    (_DAY_TENS_CONFUSIONS), in reading order."""
     found = _impossible_dates_repaired(text)
     after_label_patterns = _SEPARATOR_LOST_AFTER_LABEL if after_label else ()
+    if after_label:
+        found.extend(_date_split_in_two(text))
     for pattern in (*after_label_patterns, *_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST,
                     _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
@@ -373,6 +379,20 @@ def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
         if named is not None:
             found.append(DateMatch(m.start(), m.end(), named, named))
     return sorted(found, key=lambda d: d.start)
+
+
+def _date_split_in_two(text: str) -> list[DateMatch]:
+    """The date right after a label that OCR split into two words (see _SPLIT_AFTER_LABEL)."""
+    split = _SPLIT_AFTER_LABEL.match(text)
+    if split is None:
+        return []
+    joined = split[1].replace(" ", "")
+    whole = [d for d in find_dates(joined) if (d.start, d.end) == (0, len(joined))]
+    for pattern in _SEPARATOR_LOST_AFTER_LABEL:
+        m = pattern.fullmatch(joined)
+        read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else None
+        whole.extend([read] if read is not None else [])
+    return [DateMatch(split.start(1), split.end(1), d.day_first, d.month_first) for d in whole[:1]]
 
 
 def _misread_month(word: str) -> int | None:

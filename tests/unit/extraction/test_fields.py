@@ -311,6 +311,7 @@ Total Sales (Inclusive of GST) 174.90
 @pytest.mark.parametrize(("printed", "expected"), [
     ("Date: 1703/2018", "2018-03-17"), ("Date d'étnission 0509/2024", "2024-09-05"),  # a slash lost
     ("Date: 17/032018", "2018-03-17"), ("Invoice 1703/2018", None),  # no label: a number like any other
+    ("Doc No CS00010920 Date 17/0 32018", "2018-03-17"), ("Invoice 17/0 32018", None),  # split in two words
 ])
 def test_a_date_whose_slash_ocr_lost_is_the_issue_date_after_its_label(make_document, printed, expected):
     invoice = make_document(f"Dupont Conseil SARL\nFacture F-2024-70122\n{printed}\nTotal 25,00\n")

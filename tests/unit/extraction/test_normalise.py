@@ -243,6 +243,9 @@ def test_a_month_name_with_a_misread_letter_is_read(text: str, expected: date) -
     (" d'étnission 0509/2024", date(2024, 9, 5)), (" - 2512/2018 8:13", date(2018, 12, 25)),
     (": 3412/2018", None), (" No 1234/5678", None), (": 0509/2024/1", None), (" 12.2024", None),
     (" is 2 lots 0509/2024", None),  # more than a word between the label and the number
+    (" 17/0 32018", date(2018, 3, 17)), (": 25/1 2/2018", date(2018, 12, 25)),  # split in two words
+    (" 17/0 32018 1234", date(2018, 3, 17)),
+    (" 10 03 2018", None), (": 2512 2018", None), (" 12/04 12:30", None), (" 17/0 3/2018/1", None),
 ])
 def test_a_date_whose_separator_ocr_lost_is_read_right_after_a_label(text: str, expected: date | None) -> None:
     found = find_misread_dates(text, after_label=True)
