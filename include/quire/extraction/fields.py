@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-116"
+EXTRACTOR_VERSION = "generic-117"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -520,6 +520,8 @@ def _date_value(match: DateMatch, context: DocumentContext, confidence: float) -
     resolved = match.resolve(context.date_order)
     if resolved is None:
         return _MISSING
+    if match.padding_mixed:  # a digit lost or added: the date read is not the date printed
+        confidence = min(confidence, _MISREAD)
     # an ambiguous date resolved by document-level evidence is less certain than an unambiguous one
     return FieldValue(resolved.isoformat(), confidence * (0.9 if match.ambiguous else 1.0))
 

@@ -153,13 +153,16 @@ class DateMatch:
     """A date found in text; ``day_first``/``month_first`` are the readings that are valid dates.
 
     An unambiguous date (ISO, a month name, a component above 12) has the same value in
-    both slots or only one slot set.
+    both slots or only one slot set. ``padding_mixed``: its day and month are printed one zero-padded, the
+    other a single digit ("2025-08-3"); no printer pads one and not the other, so OCR lost a digit (of
+    2025-08-31) or read one too many.
     """
 
     start: int
     end: int
     day_first: date | None
     month_first: date | None
+    padding_mixed: bool = False
 
     @property
     def ambiguous(self) -> bool:
@@ -199,17 +202,18 @@ def find_dates(text: str) -> list[DateMatch]:
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
 
-    def add(start: int, end: int, day_first: date | None, month_first: date | None) -> None:
+    def add(start: int, end: int, day_first: date | None, month_first: date | None,
+            padding_mixed: bool = False) -> None:
         if day_first is None and month_first is None:
             return
         if any(start < t_end and t_start < end for t_start, t_end in taken):
             return
         taken.append((start, end))
-        found.append(DateMatch(start, end, day_first, month_first))
+        found.append(DateMatch(start, end, day_first, month_first, padding_mixed))
 
     for m in _ISO_DATE.finditer(text):
         d = _safe_date(int(m[1]), int(m[2]), int(m[3]))
-        add(m.start(), m.end(), d, d)
+        add(m.start(), m.end(), d, d, _padding_mixed(m[2], m[3]))
     for m in _DAY_MONTH_NAME.finditer(text):
         d = _safe_date(_year(m[3]), _MONTHS[m[2].casefold()], int(m[1]))
         add(m.start(), m.end(), d, d)
@@ -218,8 +222,14 @@ def find_dates(text: str) -> list[DateMatch]:
         add(m.start(), m.end(), d, d)
     for m in _NUMERIC_DATE.finditer(text):
         first, second, year = int(m[1]), int(m[3]), _year(m[4])
-        add(m.start(), m.end(), _safe_date(year, second, first), _safe_date(year, first, second))
+        add(m.start(), m.end(), _safe_date(year, second, first), _safe_date(year, first, second),
+            _padding_mixed(m[1], m[3]))
     return sorted(found, key=lambda d: d.start)
+
+
+def _padding_mixed(first: str, second: str) -> bool:
+    """One of a date's day and month printed zero-padded ("08"), the other as a single digit ("3")."""
+    return len(first) != len(second) and max(first, second, key=len).startswith("0")
 
 
 #: where a misread date may start: not inside a word, a number or a code, nor after a bar (a misread 1)

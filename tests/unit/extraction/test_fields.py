@@ -762,3 +762,15 @@ def test_the_payment_terms_give_the_due_date_where_none_is_printed(make_document
         assert extraction.fields["due_date"].confidence >= SETTINGS.review_confidence
     printed = make_document(f"Hughes Inc.  INVOICE\nInvoice date: 2024-03-15\nDue date: 2024-05-01\n{terms}\n")
     assert extract_fields(printed, INVOICE, templates=(), settings=SETTINGS).fields["due_date"].value == "2024-05-01"
+
+
+@pytest.mark.parametrize(("printed", "expected", "sure"), [
+    ("2025-08-3", "2025-08-03", False), ("3/08/2025", "2025-08-03", False),  # one part padded, one not
+    ("2025-08-31", "2025-08-31", True), ("2025-8-3", "2025-08-03", True), ("12/3/2025", "2025-03-12", True),
+])
+def test_a_date_padded_in_one_part_only_lost_a_digit_and_is_worth_a_look(make_document, printed, expected, sure):
+    invoice = make_document(f"Facilities Carter LLC\nCredit Memo # CN-2025-39065\nInvoice Date: {printed}\n"
+                            "Total 5110.32\n")
+    issue_date = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["issue_date"]
+    assert issue_date.value == expected
+    assert (issue_date.confidence >= SETTINGS.review_confidence) is sure
