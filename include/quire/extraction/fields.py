@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-117"
+EXTRACTOR_VERSION = "generic-118"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -933,6 +933,14 @@ def _is_name_like(line: TextLine) -> bool:
             and not _is_field_label(text))
 
 
+def _rest_of_a_line(segments: Sequence[TextLine], position: int) -> bool:
+    """Whether a segment follows one on its row that is no name ("LOT 1851-A - 1851-B," "ALAN KPB 6,"): a
+    receipt prints its name on a row of its own, so this is the rest of a row OCR cut apart, an address
+    whose name line above it was lost."""
+    return any(segment.index == segments[position].index and not _is_name_like(segment)
+               for segment in segments[:position])
+
+
 def _is_field_label(text: str) -> bool:
     """A short segment that names a field ("Invoice Date", "Datum:", "Date de facture"), or names one and
     gives its value ("Account No 95624", "Kunden-Nr. C70562", "PO Ref ORD-465219")."""
@@ -1063,6 +1071,9 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name_segments[1:] = [_widen_name(first_page, first_page.index(segment)) for segment in name_segments[1:]]
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
+    first_name_position = first_page.index(name_segments[0])
+    if doc_type == "receipt" and not with_suffix and _rest_of_a_line(first_page, first_name_position):
+        name_confidence = min(name_confidence, _MISREAD)
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
     if not labels.LEGAL_FORM.search(name.value):

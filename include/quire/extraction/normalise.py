@@ -267,9 +267,9 @@ _SEPARATOR_LOST_AFTER_LABEL = (
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}}|\d{{2}})(?![\d/.-])"),
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?!\d)"),
 )
-#: ... and, after a label too, a date tesseract split into two words at a space the print's wide letter spacing
-#: suggested ("Date 17/0 32018", "Date: 25/1 2/2018"): the two joined are read as one, and only where they
-#: make a date whole, with nothing left over
+#: ... and, after a label too, a date tesseract split into two words at a space the print's wide letter
+#: spacing suggested ("Date 17/0 32018", "Date: 25/1 2/2018"): the two joined are read as one, and only
+#: where they make a date whole, with nothing left over
 _SPLIT_AFTER_LABEL = re.compile(rf"{_AFTER_LABEL}(\d[\d/.\-]* [\d/.\-]*\d)(?![\w/.\-:])")
 
 #: a digit read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018", "15.9O")

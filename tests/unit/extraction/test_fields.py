@@ -768,9 +768,27 @@ def test_the_payment_terms_give_the_due_date_where_none_is_printed(make_document
     ("2025-08-3", "2025-08-03", False), ("3/08/2025", "2025-08-03", False),  # one part padded, one not
     ("2025-08-31", "2025-08-31", True), ("2025-8-3", "2025-08-03", True), ("12/3/2025", "2025-03-12", True),
 ])
-def test_a_date_padded_in_one_part_only_lost_a_digit_and_is_worth_a_look(make_document, printed, expected, sure):
+def test_a_date_padded_in_one_part_only_lost_a_digit_and_is_worth_a_look(make_document, printed, expected,
+                                                                          sure):
     invoice = make_document(f"Facilities Carter LLC\nCredit Memo # CN-2025-39065\nInvoice Date: {printed}\n"
                             "Total 5110.32\n")
     issue_date = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["issue_date"]
     assert issue_date.value == expected
     assert (issue_date.confidence >= SETTINGS.review_confidence) is sure
+
+
+@pytest.mark.parametrize(("head", "sure"), [
+    ("LOT 1851-A - 1851-B.        ALAN KPB 6,", False),  # the name line lost, the address read apart
+    ("KEDAI PAPAN YEW CHUAN", True),
+])
+def test_a_receipt_name_read_from_the_rest_of_an_address_row_is_worth_a_look(make_document, head, sure):
+    receipt = make_document(f"""{head}
+KAWASAN PERINDUSTRIAN BALAKONG,
+43300 SERI KEMBANGAN, SELANGOR
+27-04-18 16:26
+Total Incl. GST RM 38.00
+""")
+    vendor = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(),
+                            settings=SETTINGS).fields["vendor_name"]
+    assert vendor.value.strip(" ,") == head.split("    ")[-1].strip(" ,")
+    assert (vendor.confidence >= SETTINGS.review_confidence) is sure
