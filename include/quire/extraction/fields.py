@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-118"
+EXTRACTOR_VERSION = "generic-119"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -933,6 +933,11 @@ def _is_name_like(line: TextLine) -> bool:
             and not _is_field_label(text))
 
 
+#: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
+#: has none, so a name that holds one is an address line taken for it
+_LONG_NUMBER = re.compile(r"\d{4,}")
+
+
 def _rest_of_a_line(segments: Sequence[TextLine], position: int) -> bool:
     """Whether a segment follows one on its row that is no name ("LOT 1851-A - 1851-B," "ALAN KPB 6,"): a
     receipt prints its name on a row of its own, so this is the rest of a row OCR cut apart, an address
@@ -1080,6 +1085,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     elif len(name_segments) > 1:
         name = replace(name, value=_in_foot_order(first_page, name.value) or name.value)
+    if _LONG_NUMBER.search(name.value):
+        name = replace(name, confidence=min(name.confidence, _MISREAD))
     address = _address_below(first_page, name_position, blocked, label if name_position == vendor_block else None)
     address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
     if not address:

@@ -792,3 +792,15 @@ Total Incl. GST RM 38.00
                             settings=SETTINGS).fields["vendor_name"]
     assert vendor.value.strip(" ,") == head.split("    ")[-1].strip(" ,")
     assert (vendor.confidence >= SETTINGS.review_confidence) is sure
+
+
+@pytest.mark.parametrize(("head", "sure"), [
+    ("Chicago IL 60601", False),  # an address line taken for the name: a postcode is in no company's name
+    ("Walsh Electrical Corp", True), ("Studio 54 Events", True),
+])
+def test_a_vendor_name_holding_a_long_number_is_worth_a_look(make_document, head, sure):
+    invoice = make_document(f"{head}\n115 Church Street\nINVOICE\nInvoice No: INV-2025-0042\n"
+                            "Invoice Date: 2025-03-14\nTotal 2,057.55\n")
+    vendor = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["vendor_name"]
+    assert vendor.value == head
+    assert (vendor.confidence >= SETTINGS.review_confidence) is sure
