@@ -37,7 +37,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-119"
+EXTRACTOR_VERSION = "generic-120"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -938,6 +938,20 @@ def _is_name_like(line: TextLine) -> bool:
 _LONG_NUMBER = re.compile(r"\d{4,}")
 
 
+#: the particles a surname starts with in small letters ("de Vries B.V.", "van der Berg", "von Arx")
+_NAME_PARTICLES = frozenset({"de", "den", "der", "van", "ter", "ten", "von", "zu", "le", "la", "du", "di", "da",
+                             "del", "della", "dos", "das"})
+
+
+def _cut_at_the_front(text: str) -> bool:
+    """Whether a name or an address starts with a word in small letters, no surname's particle, before
+    capitalised ones: the end of a word whose start OCR lost ("ikelen V.O.F." for Visser Kantoorartikelen
+    V.O.F., "ean Jaurès - 2000 Neuchatel")."""
+    words = text.split()
+    return (bool(words) and words[0].isalpha() and words[0].islower() and words[0] not in _NAME_PARTICLES
+            and any(word[:1].isupper() for word in words[1:]))
+
+
 def _rest_of_a_line(segments: Sequence[TextLine], position: int) -> bool:
     """Whether a segment follows one on its row that is no name ("LOT 1851-A - 1851-B," "ALAN KPB 6,"): a
     receipt prints its name on a row of its own, so this is the rest of a row OCR cut apart, an address
@@ -1085,7 +1099,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     elif len(name_segments) > 1:
         name = replace(name, value=_in_foot_order(first_page, name.value) or name.value)
-    if _LONG_NUMBER.search(name.value):
+    if _LONG_NUMBER.search(name.value) or _cut_at_the_front(name.value):
         name = replace(name, confidence=min(name.confidence, _MISREAD))
     address = _address_below(first_page, name_position, blocked, label if name_position == vendor_block else None)
     address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
@@ -1093,7 +1107,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
     confidence = 0.7 * min(segment.confidence for segment in address)
-    return name, FieldValue(text, min(confidence, _MISREAD) if _MISREAD_ADDRESS.search(text) else confidence)
+    misread = _MISREAD_ADDRESS.search(text) or _cut_at_the_front(text)
+    return name, FieldValue(text, min(confidence, _MISREAD) if misread else confidence)
 
 
 #: what no postal address prints, so OCR misread it ("Leeds LS! 4DY", "EH) 1YZ", "$000 Namur", "Écoles : 1201

@@ -804,3 +804,19 @@ def test_a_vendor_name_holding_a_long_number_is_worth_a_look(make_document, head
     vendor = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["vendor_name"]
     assert vendor.value == head
     assert (vendor.confidence >= SETTINGS.review_confidence) is sure
+
+
+@pytest.mark.parametrize(("name", "street", "sure_name", "sure_address"), [
+    ("ikelen V.O.F.", "Dorpsweg 140", False, True),  # "Visser Kantoorartikelen" cut at the front
+    ("Nettoyage Moreau Sàrl", "ean Jaurès 230", True, False),  # "Avenue Jean Jaurès" cut at the front
+    ("de Vries Advies NV", "Dorpsweg 140", True, True),  # a surname's particle
+    ("Nettoyage Moreau Sàrl", "Avenue Jean Jaurès 230", True, True),
+])
+def test_a_name_or_address_starting_with_the_end_of_a_word_is_worth_a_look(make_document, name, street,
+                                                                          sure_name, sure_address):
+    invoice = make_document(f"{name}\n{street}\n2000 Neuchâtel\n\nINVOICE\nInvoice No: F-2025-0042\n"
+                            "Invoice Date: 14.03.2025\nTotal 2'057.55\n")
+    fields = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields
+    assert fields["vendor_name"].value == name and fields["vendor_address"].value.startswith(street)
+    assert (fields["vendor_name"].confidence >= SETTINGS.review_confidence) is sure_name
+    assert (fields["vendor_address"].confidence >= SETTINGS.review_confidence) is sure_address
