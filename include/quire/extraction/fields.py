@@ -933,33 +933,6 @@ def _is_name_like(line: TextLine) -> bool:
             and not _is_field_label(text))
 
 
-#: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
-#: has none, so a name that holds one is an address line taken for it
-_LONG_NUMBER = re.compile(r"\d{4,}")
-
-
-#: the particles a surname starts with in small letters ("de Vries B.V.", "van der Berg", "von Arx")
-_NAME_PARTICLES = frozenset({"de", "den", "der", "van", "ter", "ten", "von", "zu", "le", "la", "du", "di", "da",
-                             "del", "della", "dos", "das"})
-
-
-def _cut_at_the_front(text: str) -> bool:
-    """Whether a name or an address starts with a word in small letters, no surname's particle, before
-    capitalised ones: the end of a word whose start OCR lost ("ikelen V.O.F." for Visser Kantoorartikelen
-    V.O.F., "ean Jaurès - 2000 Neuchatel")."""
-    words = text.split()
-    return (bool(words) and words[0].isalpha() and words[0].islower() and words[0] not in _NAME_PARTICLES
-            and any(word[:1].isupper() for word in words[1:]))
-
-
-def _rest_of_a_line(segments: Sequence[TextLine], position: int) -> bool:
-    """Whether a segment follows one on its row that is no name ("LOT 1851-A - 1851-B," "ALAN KPB 6,"): a
-    receipt prints its name on a row of its own, so this is the rest of a row OCR cut apart, an address
-    whose name line above it was lost."""
-    return any(segment.index == segments[position].index and not _is_name_like(segment)
-               for segment in segments[:position])
-
-
 def _is_field_label(text: str) -> bool:
     """A short segment that names a field ("Invoice Date", "Datum:", "Date de facture"), or names one and
     gives its value ("Account No 95624", "Kunden-Nr. C70562", "PO Ref ORD-465219")."""
@@ -1090,16 +1063,15 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
     name_segments[1:] = [_widen_name(first_page, first_page.index(segment)) for segment in name_segments[1:]]
     name_confidence = ((0.85 if with_suffix or vendor_block is not None or footer is not None else 0.7)
                        * min(segment.confidence for segment in name_segments))
-    first_name_position = first_page.index(name_segments[0])
-    if doc_type == "receipt" and not with_suffix and _rest_of_a_line(first_page, first_name_position):
-        name_confidence = min(name_confidence, _MISREAD)
     text = labels.OWNED_BY.sub("", " ".join(segment.text for segment in name_segments))
     name = FieldValue(_repair_name(_without_registration(text)), name_confidence)
     if not labels.LEGAL_FORM.search(name.value):
         name = replace(name, value=_legal_name_in_foot(first_page, name.value) or name.value)
     elif len(name_segments) > 1:
         name = replace(name, value=_in_foot_order(first_page, name.value) or name.value)
-    if _LONG_NUMBER.search(name.value) or _cut_at_the_front(name.value):
+    receipt_row_rest = doc_type == "receipt" and not with_suffix and _rest_of_a_line(
+        first_page, first_page.index(name_segments[0]))
+    if receipt_row_rest or _LONG_NUMBER.search(name.value) or _cut_at_the_front(name.value):
         name = replace(name, confidence=min(name.confidence, _MISREAD))
     address = _address_below(first_page, name_position, blocked, label if name_position == vendor_block else None)
     address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
@@ -1114,6 +1086,33 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
 #: what no postal address prints, so OCR misread it ("Leeds LS! 4DY", "EH) 1YZ", "$000 Namur", "Écoles : 1201
 #: Geneve", a bar at the line's edge): the address is worth a look however surely its words were read
 _MISREAD_ADDRESS = re.compile(r"[!$;{}\[\]<>?~^=*_]|^[^(]*\)|\s:\s|^\W*\||\|\W*$")
+
+
+#: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
+#: has none, so a name that holds one is an address line taken for it
+_LONG_NUMBER = re.compile(r"\d{4,}")
+
+
+#: the particles a surname starts with in small letters ("de Vries B.V.", "van der Berg", "von Arx")
+_NAME_PARTICLES = frozenset({"de", "den", "der", "van", "ter", "ten", "von", "zu", "le", "la", "du", "di", "da",
+                             "del", "della", "dos", "das"})
+
+
+def _cut_at_the_front(text: str) -> bool:
+    """Whether a name or an address starts with a word in small letters, no surname's particle, before
+    capitalised ones: the end of a word whose start OCR lost ("ikelen V.O.F." for Visser Kantoorartikelen
+    V.O.F., "ean Jaurès - 2000 Neuchatel")."""
+    words = text.split()
+    return (bool(words) and words[0].isalpha() and words[0].islower() and words[0] not in _NAME_PARTICLES
+            and any(word[:1].isupper() for word in words[1:]))
+
+
+def _rest_of_a_line(segments: Sequence[TextLine], position: int) -> bool:
+    """Whether a segment follows one on its row that is no name ("LOT 1851-A - 1851-B," "ALAN KPB 6,"): a
+    receipt prints its name on a row of its own, so this is the rest of a row OCR cut apart, an address
+    whose name line above it was lost."""
+    return any(segment.index == segments[position].index and not _is_name_like(segment)
+               for segment in segments[:position])
 
 
 #: the name an e-mail address or a web site gives after "@" or "www." ("office@walsh-facilities.co.uk")
