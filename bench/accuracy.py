@@ -185,8 +185,13 @@ def sroie_truth(stem: str) -> dict[str, Any]:
 
 def sroie_box_document(csv_path: Path) -> ParsedDocument:
     """A receipt page from SROIE line boxes: each transcript split into words spread over its box."""
+    return box_rows_document(box_rows(csv_path))
+
+
+def box_rows_document(rows: Sequence[tuple[list[float], list[float], str]]) -> ParsedDocument:
+    """A receipt page from line boxes (corner xs, corner ys, transcript), as sroie_box_document reads them."""
     words: list[Word] = []
-    for row in _box_rows(csv_path):
+    for row in rows:
         xs, ys, transcript = row
         x0, x1, top, bottom = min(xs), max(xs), min(ys), max(ys)
         per_char = (x1 - x0) / max(len(transcript), 1)
@@ -202,7 +207,7 @@ def sroie_box_document(csv_path: Path) -> ParsedDocument:
     return ParsedDocument((PageText(1, width, height, text, tuple(words), TextMethod.OCR, "sroie-box", 1.0),))
 
 
-def _box_rows(csv_path: Path) -> list[tuple[list[float], list[float], str]]:
+def box_rows(csv_path: Path) -> list[tuple[list[float], list[float], str]]:
     rows = []
     with csv_path.open(encoding="utf-8", errors="replace", newline="") as handle:
         for row in csv.reader(handle):
@@ -222,7 +227,7 @@ def sroie_cer(stem: str, settings: Settings) -> tuple[RegionScore, float]:
     from quire.engines.reader import open_with_settings
 
     boxes = tuple(Box(text, min(xs), min(ys), max(xs), max(ys))
-                  for xs, ys, text in _box_rows(SROIE / "box" / f"{stem}.csv"))
+                  for xs, ys, text in box_rows(SROIE / "box" / f"{stem}.csv"))
     with Image.open(SROIE / "img" / f"{stem}.jpg") as image:
         size = image.size
     with open_with_settings(SROIE / "img" / f"{stem}.jpg", settings) as reader:
@@ -275,7 +280,7 @@ class Outcome:
         return [n for n in FIELDS if self.expected.get(n) is not None and self.got.get(n) != self.expected[n]]
 
 
-def _records_from_parsed(parsed: ParsedDocument, settings: Settings) -> dict[str, Any]:
+def records_from_parsed(parsed: ParsedDocument, settings: Settings) -> dict[str, Any]:
     """What quire.offline does after parsing: split, then classify and extract each part."""
     plan = load_object(settings.splitter)(parsed)
     classify, extract = load_object(settings.classifier), load_object(settings.extractor)
@@ -308,7 +313,7 @@ def score(task: Task) -> Outcome:
     outcome = Outcome(task.corpus, task.name, expected, {})
     try:
         if task.corpus == "sroie-box":
-            record = _records_from_parsed(sroie_box_document(Path(task.path)), _settings)
+            record = records_from_parsed(sroie_box_document(Path(task.path)), _settings)
         else:
             record = extract_file_records(Path(task.path), _settings)
         if task.corpus == "sroie-ocr":

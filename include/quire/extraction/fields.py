@@ -30,14 +30,14 @@ from quire.extraction.layout import (
 )
 from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
 from quire.extraction.normalise import (DateMatch, amounts_one_edit_apart, find_dates, find_misread_dates,
-                                        fold, format_amount, misread_amount, one_edit_apart)
+                                        fold, format_amount, misread_amount, one_edit_apart, rejoined)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument, TextMethod, Word
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-120"
+EXTRACTOR_VERSION = "generic-121"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -393,6 +393,11 @@ def _number_above(lines: Sequence[TextLine], pattern: re.Pattern[str]) -> FieldV
 
 # -- dates -----------------------------------------------------------------------------------------------
 
+def _dates(text: str) -> list[DateMatch]:
+    """The dates in ``text``, each with the digits OCR split off it joined back (see normalise.rejoined)."""
+    return [rejoined(text, match) for match in find_dates(text)]
+
+
 def _date_labels(line: TextLine) -> list[tuple[int, int, str]]:
     """Date labels on a line as (start, end, kind); a label inside a longer one is dropped."""
     found = [(m.start(), m.end(), kind) for kind, pattern in labels.DATE_LABELS
@@ -415,40 +420,40 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
         line_labels = _date_labels(line)
         for i, (start, end, kind) in enumerate(line_labels):
             next_start = line_labels[i + 1][0] if i + 1 < len(line_labels) else len(line.text)
-            dates = [d for d in find_dates(line.text) if end <= d.start < next_start]
+            dates = [d for d in _dates(line.text) if end <= d.start < next_start]
             if dates:
                 claimed.add((position, dates[0].start))
                 if kind not in values:
                     values[kind] = _date_value(dates[0], context, _LABELLED_SAME_LINE * line.confidence)
                 continue
             if not line.text[end:next_start].strip(" :.-"):
-                right = find_dates(text_right(lines, position, end) or "")
+                right = _dates(text_right(lines, position, end) or "")
                 if right:
                     if kind not in values:
                         values[kind] = _date_value(right[0], context, _LABELLED_BELOW * line.confidence)
                     continue
             for text, below in text_below(lines, position, start, end):
-                below_dates = find_dates(text)
+                below_dates = _dates(text)
                 if below_dates:
                     # only the date under this label: the row's others belong to the labels beside it, one
                     # of which OCR may have lost ("Dat um" over the issue date)
-                    claimed.update((lines.index(below), d.start) for d in find_dates(below.text)
+                    claimed.update((lines.index(below), d.start) for d in _dates(below.text)
                                    if below.text[d.start:d.end] == text[below_dates[0].start:below_dates[0].end])
                     if kind not in values:
                         values[kind] = _date_value(below_dates[0], context, _LABELLED_BELOW * below.confidence)
                     break
     if "issue_date" not in values:
         fallback = _unlabelled_date(context, claimed)
-        if fallback is not None:
-            match, line = fallback
+        # a till's timestamp, misread, is surer evidence of the sale's date than a product code's digits
+        misread = _misread_date(context) if fallback is None or fallback[2] else None
+        if misread is not None and (fallback is None or _TIME.search(misread[1].text[misread[0].end:])):
+            match, line = misread
+            values["issue_date"] = _date_value(match, context, _MISREAD * line.confidence)
+        elif fallback is not None:
+            match, line, _ = fallback
             # a date stamped with the time after it ("19-09-17 15:39") is a till's record of the sale itself
             sure = _LABELLED_BELOW if _TIME.search(line.text[match.end:]) else _FALLBACK
             values["issue_date"] = _date_value(match, context, sure * line.confidence)
-    if "issue_date" not in values:
-        misread = _misread_date(context)
-        if misread is not None:
-            match, line = misread
-            values["issue_date"] = _date_value(match, context, _MISREAD * line.confidence)
     values.pop("other_date", None)
     if "due_date" not in values and values.get("issue_date") is not None and values["issue_date"].value:
         due = _due_by_terms(values["issue_date"], context)
@@ -493,8 +498,10 @@ _TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)")
 _CODE_BEFORE = re.compile(r"[A-Za-z]{1,4}[\s-]?$")
 
 
-def _unlabelled_date(context: DocumentContext, claimed: set[tuple[int, int]]) -> tuple[DateMatch, TextLine] | None:
-    """The issue date where no label names one: the first plausible date of the document.
+def _unlabelled_date(context: DocumentContext,
+                     claimed: set[tuple[int, int]]) -> tuple[DateMatch, TextLine, bool] | None:
+    """The issue date where no label names one: the first plausible date of the document, its line, and
+    whether it is no more than a product code's digits.
 
     A date printed with a time of day (a till receipt's timestamp) is the best evidence; one that
     only reads in the order the rest of the document contradicts, or that follows letters as part
@@ -502,9 +509,9 @@ def _unlabelled_date(context: DocumentContext, claimed: set[tuple[int, int]]) ->
     timestamp after a word ("Entry Time 16/04/2018 (Mon) 8:21") is no code. Ties go to the first
     date printed.
     """
-    best: tuple[int, int, DateMatch, TextLine] | None = None
+    best: tuple[int, DateMatch, TextLine, bool] | None = None
     for position, line in enumerate(context.lines):
-        for match in find_dates(line.text):
+        for match in _dates(line.text):
             if (position, match.start) in claimed:
                 continue
             preferred = match.day_first if context.date_order == "dmy" else match.month_first
@@ -512,15 +519,15 @@ def _unlabelled_date(context: DocumentContext, claimed: set[tuple[int, int]]) ->
                     and not _TIME.search(line.text[match.end:]))
             score = 2 * bool(_TIME.search(line.text)) + (preferred is not None) - 2 * bool(code)
             if best is None or score > best[0]:
-                best = (score, position, match, line)
-    return (best[2], best[3]) if best is not None else None
+                best = (score, match, line, bool(code))
+    return best[1:] if best is not None else None
 
 
 def _date_value(match: DateMatch, context: DocumentContext, confidence: float) -> FieldValue:
     resolved = match.resolve(context.date_order)
     if resolved is None:
         return _MISSING
-    if match.padding_mixed:  # a digit lost or added: the date read is not the date printed
+    if match.misread:  # a digit lost, added or split off: the date read may not be the date printed
         confidence = min(confidence, _MISREAD)
     # an ambiguous date resolved by document-level evidence is less certain than an unambiguous one
     return FieldValue(resolved.isoformat(), confidence * (0.9 if match.ambiguous else 1.0))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
@@ -153,16 +153,17 @@ class DateMatch:
     """A date found in text; ``day_first``/``month_first`` are the readings that are valid dates.
 
     An unambiguous date (ISO, a month name, a component above 12) has the same value in
-    both slots or only one slot set. ``padding_mixed``: its day and month are printed one zero-padded, the
-    other a single digit ("2025-08-3"); no printer pads one and not the other, so OCR lost a digit (of
-    2025-08-31) or read one too many.
+    both slots or only one slot set. ``misread``: its digits show that OCR misread it, so the date read
+    may not be the date printed: its day and month are printed one zero-padded, the other a single digit
+    ("2025-08-3"; no printer pads one and not the other, so OCR lost a digit of 2025-08-31 or read one too
+    many), or it was read from two words joined (see rejoined).
     """
 
     start: int
     end: int
     day_first: date | None
     month_first: date | None
-    padding_mixed: bool = False
+    misread: bool = False
 
     @property
     def ambiguous(self) -> bool:
@@ -203,13 +204,13 @@ def find_dates(text: str) -> list[DateMatch]:
     taken: list[tuple[int, int]] = []
 
     def add(start: int, end: int, day_first: date | None, month_first: date | None,
-            padding_mixed: bool = False) -> None:
+            misread: bool = False) -> None:
         if day_first is None and month_first is None:
             return
         if any(start < t_end and t_start < end for t_start, t_end in taken):
             return
         taken.append((start, end))
-        found.append(DateMatch(start, end, day_first, month_first, padding_mixed))
+        found.append(DateMatch(start, end, day_first, month_first, misread))
 
     for m in _ISO_DATE.finditer(text):
         d = _safe_date(int(m[1]), int(m[2]), int(m[3]))
@@ -230,6 +231,36 @@ def find_dates(text: str) -> list[DateMatch]:
 def _padding_mixed(first: str, second: str) -> bool:
     """One of a date's day and month printed zero-padded ("08"), the other as a single digit ("3")."""
     return len(first) != len(second) and max(first, second, key=len).startswith("0")
+
+
+#: the digits tesseract splits off a date into a word of their own at a space the print's wide letter spacing
+#: suggested: the second half of a four-digit year after its century ("25/12/20 18 8:13:39 PM" would be 2020
+#: with a two-digit year), standing alone before the end, a time of day, a bracket, a dash or a word, not before
+#: another number ("01/02/20 15 12.50" may be a date of 2020 in a table); and a two-digit day's tens, a digit
+#: standing alone before a date whose day is one digit ("1 7/03/2018")
+_CENTURY_ENDING = re.compile(r"(?<!\d)(?:19|20)\Z")
+_YEAR_REST = re.compile(r" (\d{2})(?=\s*\Z|\s+(?:\d{1,2}:\d{2}|[^\W\d]|[(\-]))")
+_DAY_TENS = re.compile(r"(?<![\w.\-/|])([0-3]) \Z")
+_ONE_DIGIT_DAY = re.compile(r"\d[-/. ]")
+
+
+def rejoined(text: str, match: DateMatch) -> DateMatch:
+    """``match``, a date found in ``text``, with the digits OCR split off it joined back (see _YEAR_REST and
+    _DAY_TENS), marked misread. A day's tens is joined back only where the date's padding shows a digit lost
+    ("1 7/03/2018"); elsewhere the digit before it only marks the date misread ("2 5/12/2018" may be the
+    5th after a table's number, or the 25th)."""
+    printed = text[match.start:match.end]
+    year_rest = _YEAR_REST.match(text, match.end) if _CENTURY_ENDING.search(printed) else None
+    day_tens = _DAY_TENS.search(text[:match.start]) if _ONE_DIGIT_DAY.match(printed) else None
+    tens = day_tens[1] if day_tens is not None and match.misread else ""
+    rest = year_rest[1] if year_rest is not None else ""
+    if tens or rest:
+        joined = tens + printed + rest
+        whole = [d for d in find_dates(joined) if (d.start, d.end) == (0, len(joined)) and not d.misread]
+        if whole:
+            return DateMatch(day_tens.start(1) if tens else match.start, year_rest.end(1) if rest else match.end,
+                             whole[0].day_first, whole[0].month_first, misread=True)
+    return replace(match, misread=True) if day_tens is not None else match
 
 
 #: where a misread date may start: not inside a word, a number or a code, nor after a bar (a misread 1)
@@ -267,10 +298,14 @@ _SEPARATOR_LOST_AFTER_LABEL = (
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})(\d{{2}})[-/.]((?:19|20)\d{{2}}|\d{{2}})(?![\d/.-])"),
     re.compile(rf"{_AFTER_LABEL}(\d{{2}})[-/.](\d{{2}})((?:19|20)\d{{2}})(?!\d)"),
 )
-#: ... and, after a label too, a date tesseract split into two words at a space the print's wide letter
-#: spacing suggested ("Date 17/0 32018", "Date: 25/1 2/2018"): the two joined are read as one, and only
-#: where they make a date whole, with nothing left over
-_SPLIT_AFTER_LABEL = re.compile(rf"{_AFTER_LABEL}(\d[\d/.\-]* [\d/.\-]*\d)(?![\w/.\-:])")
+#: ... and a date tesseract split into two words at a space the print's wide letter spacing suggested: the
+#: two joined are read as one, and only where they make a date whole, with nothing left over; after a label
+#: ("Date 17/0 32018", "Date: 25/1 2/2018"), before a time of day ("13-02-2 016 02:29 PM"), or anywhere with
+#: a separator in each word ("27-0 4-18"), where "Invoice 17/0 32018" is a number like any other
+_SPLIT_IN_TWO = r"(\d[\d/.\-]* [\d/.\-]*\d)"
+_SPLIT_AFTER_LABEL = re.compile(rf"{_AFTER_LABEL}{_SPLIT_IN_TWO}(?![\w/.\-:])")
+_SPLIT_BEFORE_TIME = re.compile(rf"{_DATE_START}{_SPLIT_IN_TWO}(?=\s+\d{{1,2}}:\d{{2}}(?!\d))")
+_SPLIT_AT_SEPARATORS = re.compile(rf"{_DATE_START}(\d+[-/.]\d* \d*[-/.]\d+)(?![\w/.\-:])")
 
 #: a digit read as the letter it looks like ("3O/O3/2017", "l7-04-18", "2S/12/2018", "15.9O")
 _DIGIT_LOOKALIKES = str.maketrans("OoDQIl|iSsBZgb", "00001111558296")
@@ -352,13 +387,16 @@ def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> D
 def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
     _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD,
-    _MONTH_WORD_MISREAD; with ``after_label``, ``text`` following a date's label, also
+    _MONTH_WORD_MISREAD, _SPLIT_IN_TWO; with ``after_label``, ``text`` following a date's label, also
     _SEPARATOR_LOST_AFTER_LABEL and _SPLIT_AFTER_LABEL), and dates with a digit no date can hold
     (_DAY_TENS_CONFUSIONS), in reading order."""
     found = _impossible_dates_repaired(text)
     after_label_patterns = _SEPARATOR_LOST_AFTER_LABEL if after_label else ()
-    if after_label:
-        found.extend(_date_split_in_two(text))
+    split = [_SPLIT_AFTER_LABEL.match(text)] if after_label else []
+    split += [*_SPLIT_BEFORE_TIME.finditer(text), *_SPLIT_AT_SEPARATORS.finditer(text)]
+    for m in {m.span(1): m for m in split if m is not None}.values():  # one date, however many signs of it
+        joined = _joined_date(m, after_label)
+        found.extend([joined] if joined is not None else [])
     for pattern in (*after_label_patterns, *_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST,
                     _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
@@ -391,18 +429,16 @@ def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     return sorted(found, key=lambda d: d.start)
 
 
-def _date_split_in_two(text: str) -> list[DateMatch]:
-    """The date right after a label that OCR split into two words (see _SPLIT_AFTER_LABEL)."""
-    split = _SPLIT_AFTER_LABEL.match(text)
-    if split is None:
-        return []
+def _joined_date(split: re.Match[str], after_label: bool) -> DateMatch | None:
+    """The date ``split``'s two words make joined (see _SPLIT_IN_TWO); after a label also one whose
+    separator OCR lost (_SEPARATOR_LOST_AFTER_LABEL)."""
     joined = split[1].replace(" ", "")
     whole = [d for d in find_dates(joined) if (d.start, d.end) == (0, len(joined))]
-    for pattern in _SEPARATOR_LOST_AFTER_LABEL:
+    for pattern in _SEPARATOR_LOST_AFTER_LABEL if after_label else ():
         m = pattern.fullmatch(joined)
         read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else None
         whole.extend([read] if read is not None else [])
-    return [DateMatch(split.start(1), split.end(1), d.day_first, d.month_first) for d in whole[:1]]
+    return DateMatch(split.start(1), split.end(1), whole[0].day_first, whole[0].month_first) if whole else None
 
 
 def _misread_month(word: str) -> int | None:

@@ -211,8 +211,13 @@ def test_the_package_does_not_import_airflow(monkeypatch):
     import quire.extraction.split  # noqa: F401
 
 
-def test_an_unlabelled_receipt_date_is_the_timestamp_not_a_product_code(make_document):
-    receipt = make_document("""
+@pytest.mark.parametrize(("timestamp", "sure"), [
+    # stamped with the time of the sale: as sure as a labelled date, so the receipt needs no review for it
+    ("19-09-17 18:49", True),
+    ("19-0 9-17 18:49", False),  # misread, still surer than a code's digits, and worth a look
+])
+def test_an_unlabelled_receipt_date_is_the_timestamp_not_a_product_code(make_document, timestamp, sure):
+    receipt = make_document(f"""
 MR.D.I.Y (M) SDN BHD
 LOT 1851-A, JALAN KPB 6, 43300 SERI KEMBANGAN
 CURTAIN STRAPS
@@ -220,12 +225,34 @@ CK 11-22-31 - 10/400
 2 X 2.50 5.00
 TOTAL INCL GST RM 15.90
 CASH RM 50.00
-19-09-17 18:49 ENDAH PARADE
+{timestamp} ENDAH PARADE
 """)
     fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
     assert fields["issue_date"].value == "2017-09-19"
-    # stamped with the time of the sale: as sure as a labelled date, so the receipt needs no review for it
-    assert fields["issue_date"].confidence >= SETTINGS.review_confidence
+    assert (fields["issue_date"].confidence >= SETTINGS.review_confidence) is sure
+
+
+def test_without_a_timestamp_a_product_code_still_gives_the_receipt_date(make_document):
+    receipt = make_document("""
+MR.D.I.Y (M) SDN BHD
+CK 11-22-31 - 10/400
+2 X 2.50 5.00
+TOTAL INCL GST RM 15.90
+Ref 19-0 9-17
+""")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["issue_date"].value == "2031-11-22"
+    assert fields["issue_date"].confidence < SETTINGS.review_confidence
+
+
+@pytest.mark.parametrize(("printed", "expected"), [
+    ("DATE: 10/03/20 18 5:41:06", "2018-03-10"), ("DATE: 1 7/03/2018", "2018-03-17"),
+])
+def test_a_receipt_date_ocr_split_in_two_words_is_read_joined_and_worth_a_look(make_document, printed, expected):
+    receipt = make_document(f"WARAKUYA PERMAS CITY SDN BHD\n{printed}\nTOTAL RM 57.80\n")
+    fields = extract_fields(receipt, Classification("receipt", 0.9, "test"), templates=(), settings=SETTINGS).fields
+    assert fields["issue_date"].value == expected
+    assert fields["issue_date"].confidence < SETTINGS.review_confidence
 
 
 def test_a_timestamp_after_a_word_is_the_date_not_a_code_nor_an_address_read_as_a_date(make_document):

@@ -17,6 +17,7 @@ from quire.extraction.normalise import (
     misread_amount,
     parse_amount,
     parse_date,
+    rejoined,
 )
 
 
@@ -185,6 +186,9 @@ def test_infer_decimal_separator(text, expected):
     ("25/12/20l8 8:13:39 PM", date(2018, 12, 25)), ("29-01-I8 20:38", date(2018, 1, 29)),  # a year's 1
     ("l6 JUN 2018 18:25", date(2018, 6, 16)), ("16 JUN 2O18 18:25", date(2018, 6, 16)),  # with the month's name
     ("16 JUN 20|8", date(2018, 6, 16)),
+    # split in two words before a time of day, or with a separator in each word
+    ("13-02-2 016 02:29 PM", date(2016, 2, 13)), ("25-06-1 8 11:25 SH01", date(2018, 6, 25)),
+    ("25/1 2/2018 10:00", date(2018, 12, 25)), ("25/1 2/2018", date(2018, 12, 25)), ("27-0 4-18", date(2018, 4, 27)),
 ])
 def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
     assert [m.resolve("dmy") for m in find_misread_dates(text)] == [expected]
@@ -243,7 +247,7 @@ def test_a_month_name_with_a_misread_letter_is_read(text: str, expected: date) -
     (" d'étnission 0509/2024", date(2024, 9, 5)), (" - 2512/2018 8:13", date(2018, 12, 25)),
     (": 3412/2018", None), (" No 1234/5678", None), (": 0509/2024/1", None), (" 12.2024", None),
     (" is 2 lots 0509/2024", None),  # more than a word between the label and the number
-    (" 17/0 32018", date(2018, 3, 17)), (": 25/1 2/2018", date(2018, 12, 25)),  # split in two words
+    (" 17/0 32018", date(2018, 3, 17)),  # split in two words
     (" 17/0 32018 1234", date(2018, 3, 17)),
     (" 10 03 2018", None), (": 2512 2018", None), (" 12/04 12:30", None), (" 17/0 3/2018/1", None),
 ])
@@ -276,6 +280,28 @@ def test_a_date_with_a_misread_digit_is_not_read_as_a_shorter_date(text: str) ->
                                   "SO/OS/SOS", "1O-2O-3O", "12/O4/3O18", "CK-11/22/31", "55/03/2018",
                                   "12/30/3018", "47/88/2018", "10/03/2088", "10/03/1978",
                                   "Invoice 2512/2018", "3412/2018 10:00", "25122018 10:00", "2512/18 10:00",
-                                  "is June 2018", "Qty 2 of 12/2018", "1.25.2018", "l2 lO/IS"])
+                                  "is June 2018", "Qty 2 of 12/2018", "1.25.2018", "l2 lO/IS",
+                                  "Invoice 17/0 32018", "Ref 12-0 45-67", "No 12-34 56 10:00"])
 def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
     assert find_misread_dates(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected", "misread"), [
+    # a four-digit year split after its century, before the end, a time of day, a bracket, a dash or a word
+    ("25/12/20 18 8:13:39 PM", date(2018, 12, 25), True), ("BILL DATE : 20/12/20 17", date(2017, 12, 20), True),
+    ("16/04/20 18 (MON)", date(2018, 4, 16), True), ("07/04/20 18 - 18.10:59", date(2018, 4, 7), True),
+    ("16 JUN 20 18 18:25", date(2018, 6, 16), True),
+    # a day's tens split off a date whose day and month are padded differently
+    ("DATE :1 7/04/18", date(2018, 4, 17), True), ("REG 1 3-02-2016 02:29 PM", date(2016, 2, 13), True),
+    ("0 7/03/2018", date(2018, 3, 7), True),
+    # a digit before a one-digit day that padding does not show lost: the 5th or the 25th, worth a look
+    ("2 5/12/2018 8:13", date(2018, 12, 5), True), ("1 6 JUN 2018", date(2018, 6, 6), True),
+    # no sign of a split: a two-digit year before another number or a time, a digit no day's tens can be,
+    # a digit inside a word, a year split where the join makes no date
+    ("01/02/20 15 12.50", date(2020, 2, 1), False), ("25/12/20 18:30", date(2020, 12, 25), False),
+    ("5/12/2018 8:13", date(2018, 12, 5), False), ("4 5/12/2018", date(2018, 12, 5), False),
+    ("x1 5/12/2018", date(2018, 12, 5), False), ("29/02/20 17", date(2020, 2, 29), False),
+])
+def test_a_date_ocr_split_in_two_words_is_read_joined(text: str, expected: date, misread: bool) -> None:
+    dates = [rejoined(text, match) for match in find_dates(text)]
+    assert [(d.resolve("dmy"), d.misread) for d in dates] == [(expected, misread)]
