@@ -138,8 +138,10 @@ for _number, _names in enumerate([
 _MONTH_ALTERNATION = "|".join(sorted(map(re.escape, _MONTHS), key=lambda n: (-len(n), n)))
 _ISO_DATE = re.compile(r"(?<![\w.\-/])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 #: (not a four-digit year's first two digits where OCR read its third as a letter: "25/12/20l8"; nor the
-#: units of a day whose tens OCR read as a bar: "|9-09-17")
-_NUMERIC_DATE = re.compile(r"(?<![\w.\-/|])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})"
+#: units of a day whose tens OCR read as a bar: "|9-09-17"; nor a row's number before an amount, which OCR
+#: set on one line: "9. 20.00")
+_NUMERIC_DATE = re.compile(r"(?<![\w.\-/|])(?!\d{1,2}\. \d{1,2}\.\d{2}(?!\d))"
+                           r"(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})"
                            r"(?!\d|[OoDQIl|iSsBZ]\d)")
 _DAY_MONTH_NAME = re.compile(
     rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|\.|,)?[\s/\-.]*({_MONTH_ALTERNATION})\.?[\s/\-.,]*(\d{{4}}|\d{{2}})(?![\w|])",

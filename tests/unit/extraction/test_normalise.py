@@ -86,12 +86,14 @@ def test_format_quantity(value, expected):
     ("1er février 2024", "dmy", "2024-02-01"),
     ("7 mei 2024", "dmy", "2024-05-07"),
     ("Datum: 31.12.99", "dmy", "1999-12-31"),
+    ("Datum: 1. 10.2024", "dmy", "2024-10-01"),  # a space OCR set after a point; "9. 20.00" is no date
 ])
 def test_parse_date(printed, order, expected):
     assert parse_date(printed, order) == expected
 
 
-@pytest.mark.parametrize("printed", ["31/31/2018", "Invoice 12345", "8:13:39", "1.234,56"])
+@pytest.mark.parametrize("printed", ["31/31/2018", "Invoice 12345", "8:13:39", "1.234,56",
+                                     "9. 20.00"])  # a row's number and its amount on one line
 def test_parse_date_rejects_non_dates(printed):
     assert parse_date(printed) is None
 
@@ -109,6 +111,7 @@ def test_ambiguous_dates_keep_both_readings():
     ("01/02/2024", "en", "USD", "mdy"),
     ("01/02/2024", "en", "GBP", "dmy"),
     ("01/02/2024", None, None, "dmy"),
+    ("Date 01.10.2024\n9. 20.00 lot Fauteuil de bureau", "fr", "USD", "dmy"),  # a row's number, no date
 ])
 def test_infer_date_order(text, language, currency, expected):
     assert infer_date_order(find_dates(text), language, currency) == expected
