@@ -335,6 +335,16 @@ _MONTH_WORD_MISREAD = re.compile(r"(?<![\w|])(\d{1,2})(?:st|nd|rd|th|er|\.|,)?[\
 #: leaves the middle of a code ("CK-11/22/31" has a letter before the mark)
 _STRAY_MARK_DATE = re.compile(r"(?<![\w.\-/])[-~](\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d])")
 
+#: a four-digit year that lost a digit, where only one plausible year has the three left in their order
+#: ("25/12/218" and "25/12/018" are 2018; "25/12/201" may be 2001 or 2010-2019, and stays unread)
+_YEAR_DIGIT_LOST = re.compile(rf"{_DATE_START}(\d{{1,2}})([-/.])(\d{{1,2}})\2(\d{{3}})(?![\d/.\-])")
+
+
+def _years_with_a_digit_more(digits: str) -> set[int]:
+    return {year for i in range(len(digits) + 1) for added in "0123456789"
+            if (year := int(digits[:i] + added + digits[i:])) in _PLAUSIBLE_YEARS}
+
+
 #: digits a date cannot hold, and the digit OCR most likely took for them: a day's tens digit of 4 or 7
 #: is a 1 ("46 Jun 2018", "77/03/2018"), of 8 a 3; a year beginning with 7 is a 2 that lost its foot
 #: ("25/12/7018"), a year's tens digit of 7 past the plausible years a 1 ("10/03/2078"). Other impossible
@@ -388,8 +398,8 @@ def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> D
 
 def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
-    _SEPARATOR_LOST, _HYPHENS_MISREAD, _STRAY_MARK_DATE, _DIGITS_MISREAD, _NAMED_MONTH_DIGITS_MISREAD,
-    _MONTH_WORD_MISREAD, _SPLIT_IN_TWO; with ``after_label``, ``text`` following a date's label, also
+    _SEPARATOR_LOST, _HYPHENS_MISREAD, _YEAR_DIGIT_LOST, _STRAY_MARK_DATE, _DIGITS_MISREAD,
+    _NAMED_MONTH_DIGITS_MISREAD, _MONTH_WORD_MISREAD, _SPLIT_IN_TWO; with ``after_label``, ``text`` following a date's label, also
     _SEPARATOR_LOST_AFTER_LABEL and _SPLIT_AFTER_LABEL), and dates with a digit no date can hold
     (_DAY_TENS_CONFUSIONS), in reading order."""
     found = _impossible_dates_repaired(text)
@@ -407,6 +417,11 @@ def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
                 found.append(match)
     for m in _HYPHENS_MISREAD.finditer(text):
         match = _numeric_date(m, int(m[1]), int(m[3]), _year(m[5])) if m[2] != m[4] else None
+        if match is not None:
+            found.append(match)
+    for m in _YEAR_DIGIT_LOST.finditer(text):
+        years = _years_with_a_digit_more(m[4])
+        match = _numeric_date(m, int(m[1]), int(m[3]), years.pop()) if len(years) == 1 else None
         if match is not None:
             found.append(match)
     for m in _DIGITS_MISREAD.finditer(text):

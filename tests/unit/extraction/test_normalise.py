@@ -191,6 +191,8 @@ def test_infer_decimal_separator(text, expected):
     ("16 JUN 20|8", date(2018, 6, 16)),
     # split in two words before a time of day, or with a separator in each word
     ("13-02-2 016 02:29 PM", date(2016, 2, 13)), ("25-06-1 8 11:25 SH01", date(2018, 6, 25)),
+    # a year's digit lost, where one plausible year alone has the three left
+    ("25/12/218 8:13:39 PM", date(2018, 12, 25)), ("DATE: 12.05.017", date(2017, 5, 12)),
     ("25/1 2/2018 10:00", date(2018, 12, 25)), ("25/1 2/2018", date(2018, 12, 25)), ("27-0 4-18", date(2018, 4, 27)),
 ])
 def test_dates_with_misread_separators_are_found(text: str, expected: date) -> None:
@@ -284,7 +286,8 @@ def test_a_date_with_a_misread_digit_is_not_read_as_a_shorter_date(text: str) ->
                                   "12/30/3018", "47/88/2018", "10/03/2088", "10/03/1978",
                                   "Invoice 2512/2018", "3412/2018 10:00", "25122018 10:00", "2512/18 10:00",
                                   "is June 2018", "Qty 2 of 12/2018", "1.25.2018", "l2 lO/IS",
-                                  "Invoice 17/0 32018", "Ref 12-0 45-67", "No 12-34 56 10:00"])
+                                  "Invoice 17/0 32018", "Ref 12-0 45-67", "No 12-34 56 10:00",
+                                  "25/12/201", "10/03/208", "1/2/345"])  # 2001 or 2010-2019; 2008 or 2018
 def test_digit_runs_that_are_no_misread_date_stay_unread(text: str) -> None:
     assert find_misread_dates(text) == []
 
