@@ -27,13 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy import SROIE, SROIE_TUNE, box_rows, box_rows_document, records_from_parsed, sroie_truth  # noqa: E402
+from accuracy import (SROIE, SROIE_TUNE, box_rows, box_rows_document,  # noqa: E402
+                      records_from_parsed, sroie_truth)
 from quire.settings import Settings  # noqa: E402
 
 #: the characters OCR reads for a date's: digits as the letters and digits they look like, separators as
 #: strokes, points or nothing
-_READ_FOR = {"0": "ODoQ", "1": "lI|i7", "2": "Z7", "3": "8", "4": "A", "5": "S6", "6": "bG5", "7": "1T", "8": "B3",
-             "9": "g"}
+_READ_FOR = {"0": "ODoQ", "1": "lI|i7", "2": "Z7", "3": "8", "4": "A", "5": "S6", "6": "bG5", "7": "1T",
+             "8": "B3", "9": "g"}
 _SEPARATOR_READ_AS = ("1", "l", "I", "7", "|", "", " ", ".", "-", "~", "'")
 OUTCOMES = ("read", "review", "silent")
 
@@ -48,7 +49,8 @@ def misreadings(printed: str) -> Iterator[tuple[str, str]]:
                     yield f"separator read as {read!r}" if read else "separator lost", before + read + after
         elif char.isdigit():
             for read in _READ_FOR.get(char, ""):
-                yield "digit read as a letter" if read.isalpha() else "digit read as a digit", before + read + after
+                kind = "digit read as a letter" if read.isalpha() else "digit read as a digit"
+                yield kind, before + read + after
             yield "digit lost", before + after
             if i:
                 yield "split by a space", before + " " + char + after
@@ -72,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             record = records_from_parsed(box_rows_document(changed), settings)
             issue_date = record["documents"][0]["fields"].get("issue_date") or {}
             value, confidence = issue_date.get("value"), issue_date.get("confidence", 0.0)
-            outcome = ("read" if value == truth else
-                       "silent" if value is not None and confidence >= settings.review_confidence else "review")
+            sure = confidence >= settings.review_confidence
+            outcome = "read" if value == truth else "silent" if value is not None and sure else "review"
             by_kind.setdefault(kind, Counter())[outcome] += 1
             if args.verbose and outcome != "read":
                 print(f"  {stem} {kind}: {changed[line][2]!r} -> {value} ({confidence:.2f}) {outcome}")
@@ -83,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         total.update(counts)
         print(f"{kind:28}" + "".join(f"{counts[o]:9}" for o in OUTCOMES) + f"{counts.total():6}")
     print(f"{'all':28}" + "".join(f"{total[o]:9}" for o in OUTCOMES) + f"{total.total():6}")
-    print(f"\n[{total.total()} misreadings of the dates of {len(SROIE_TUNE)} receipts (SROIE tune half); read back "
-          f"{100 * total['read'] / total.total():.1f} %, silent errors {total['silent']}]")
+    print(f"\n[{total.total()} misreadings of the dates of {len(SROIE_TUNE)} receipts (SROIE tune half); "
+          f"read back {100 * total['read'] / total.total():.1f} %, silent errors {total['silent']}]")
     return 0
 
 

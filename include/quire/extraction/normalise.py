@@ -236,10 +236,10 @@ def _padding_mixed(first: str, second: str) -> bool:
 
 
 #: the digits tesseract splits off a date into a word of their own at a space the print's wide letter spacing
-#: suggested: the second half of a four-digit year after its century ("25/12/20 18 8:13:39 PM" would be 2020
-#: with a two-digit year), standing alone before the end, a time of day, a bracket, a dash or a word, not before
-#: another number ("01/02/20 15 12.50" may be a date of 2020 in a table); and a two-digit day's tens, a digit
-#: standing alone before a date whose day is one digit ("1 7/03/2018")
+#: suggested: the second half of a four-digit year after its century ("25/12/20 18 8:13:39 PM" would be
+#: 2020 with a two-digit year), standing alone before the end, a time of day, a bracket, a dash or a word,
+#: not before another number ("01/02/20 15 12.50" may be a date of 2020 in a table); and a two-digit day's
+#: tens, a digit standing alone before a date whose day is one digit ("1 7/03/2018")
 _CENTURY_ENDING = re.compile(r"(?<!\d)(?:19|20)\Z")
 _YEAR_REST = re.compile(r" (\d{2})(?=\s*\Z|\s+(?:\d{1,2}:\d{2}|[^\W\d]|[(\-]))")
 _DAY_TENS = re.compile(r"(?<![\w.\-/|])([0-3]) \Z")
@@ -260,8 +260,9 @@ def rejoined(text: str, match: DateMatch) -> DateMatch:
         joined = tens + printed + rest
         whole = [d for d in find_dates(joined) if (d.start, d.end) == (0, len(joined)) and not d.misread]
         if whole:
-            return DateMatch(day_tens.start(1) if tens else match.start, year_rest.end(1) if rest else match.end,
-                             whole[0].day_first, whole[0].month_first, misread=True)
+            start = day_tens.start(1) if tens else match.start
+            end = year_rest.end(1) if rest else match.end
+            return DateMatch(start, end, whole[0].day_first, whole[0].month_first, misread=True)
     return replace(match, misread=True) if day_tens is not None else match
 
 
@@ -399,9 +400,9 @@ def _numeric_date(match: re.Match[str], first: int, second: int, year: int) -> D
 def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     """Dates whose separators or digits OCR misread (see _SLASHES_MISREAD, _SEPARATOR_AS_SPACE,
     _SEPARATOR_LOST, _HYPHENS_MISREAD, _YEAR_DIGIT_LOST, _STRAY_MARK_DATE, _DIGITS_MISREAD,
-    _NAMED_MONTH_DIGITS_MISREAD, _MONTH_WORD_MISREAD, _SPLIT_IN_TWO; with ``after_label``, ``text`` following a date's label, also
-    _SEPARATOR_LOST_AFTER_LABEL and _SPLIT_AFTER_LABEL), and dates with a digit no date can hold
-    (_DAY_TENS_CONFUSIONS), in reading order."""
+    _NAMED_MONTH_DIGITS_MISREAD, _MONTH_WORD_MISREAD, _SPLIT_IN_TWO; with ``after_label``, ``text``
+    following a date's label, also _SEPARATOR_LOST_AFTER_LABEL and _SPLIT_AFTER_LABEL), and dates with a
+    digit no date can hold (_DAY_TENS_CONFUSIONS), in reading order."""
     found = _impossible_dates_repaired(text)
     after_label_patterns = _SEPARATOR_LOST_AFTER_LABEL if after_label else ()
     split = [_SPLIT_AFTER_LABEL.match(text)] if after_label else []
@@ -455,7 +456,9 @@ def _joined_date(split: re.Match[str], after_label: bool) -> DateMatch | None:
         m = pattern.fullmatch(joined)
         read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else None
         whole.extend([read] if read is not None else [])
-    return DateMatch(split.start(1), split.end(1), whole[0].day_first, whole[0].month_first) if whole else None
+    if not whole:
+        return None
+    return DateMatch(split.start(1), split.end(1), whole[0].day_first, whole[0].month_first)
 
 
 def _misread_month(word: str) -> int | None:
