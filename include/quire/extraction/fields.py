@@ -30,7 +30,8 @@ from quire.extraction.layout import (
 )
 from quire.extraction.line_items import extract_line_items, find_header, is_speck, with_credit_signs
 from quire.extraction.normalise import (DateMatch, amounts_one_edit_apart, find_dates, find_misread_dates,
-                                        fold, format_amount, misread_amount, one_edit_apart, rejoined)
+                                        fold, format_amount, misread_amount, one_edit_apart, rejoined,
+                                        whole_date)
 from quire.extraction.templates import Template, apply_template, load_templates, match_template
 from quire.extraction.validate import validate_extraction
 from quire.model import Classification, Extraction, FieldValue, ParsedDocument, TextMethod, Word
@@ -226,7 +227,7 @@ def _plain_identifier(text: str) -> str | None:
 
 def _is_date(value: str) -> bool:
     """Whether an identifier is a date and nothing else ("12/03/2024" next to a misplaced label)."""
-    return any(d.start == 0 and d.end == len(value) for d in find_dates(value))
+    return whole_date(value) is not None
 
 
 def find_invoice_number(lines: Sequence[TextLine]) -> FieldValue:
@@ -446,13 +447,12 @@ def find_labelled_dates(context: DocumentContext) -> dict[str, FieldValue]:
         fallback = _unlabelled_date(context, claimed)
         # a till's timestamp, misread, is surer evidence of the sale's date than a product code's digits
         misread = _misread_date(context) if fallback is None or fallback[2] else None
-        if misread is not None and (fallback is None or _TIME.search(misread[1].text[misread[0].end:])):
+        if misread is not None and (fallback is None or _stamped_with_time(*misread)):
             match, line = misread
             values["issue_date"] = _date_value(match, context, _MISREAD * line.confidence)
         elif fallback is not None:
             match, line, _ = fallback
-            # a date stamped with the time after it ("19-09-17 15:39") is a till's record of the sale itself
-            sure = _LABELLED_BELOW if _TIME.search(line.text[match.end:]) else _FALLBACK
+            sure = _LABELLED_BELOW if _stamped_with_time(match, line) else _FALLBACK
             values["issue_date"] = _date_value(match, context, sure * line.confidence)
     values.pop("other_date", None)
     if "due_date" not in values and values.get("issue_date") is not None and values["issue_date"].value:
@@ -498,6 +498,12 @@ _TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)")
 _CODE_BEFORE = re.compile(r"[A-Za-z]{1,4}[\s-]?$")
 
 
+def _stamped_with_time(match: DateMatch, line: TextLine) -> bool:
+    """Whether a time of day follows the date on its line ("19-09-17 15:39"): a till's record of the sale
+    itself."""
+    return bool(_TIME.search(line.text[match.end:]))
+
+
 def _unlabelled_date(context: DocumentContext,
                      claimed: set[tuple[int, int]]) -> tuple[DateMatch, TextLine, bool] | None:
     """The issue date where no label names one: the first plausible date of the document, its line, and
@@ -516,7 +522,7 @@ def _unlabelled_date(context: DocumentContext,
                 continue
             preferred = match.day_first if context.date_order == "dmy" else match.month_first
             code = (_CODE_BEFORE.search(line.text[:match.start]) and match.day_first != match.month_first
-                    and not _TIME.search(line.text[match.end:]))
+                    and not _stamped_with_time(match, line))
             score = 2 * bool(_TIME.search(line.text)) + (preferred is not None) - 2 * bool(code)
             if best is None or score > best[0]:
                 best = (score, match, line, bool(code))

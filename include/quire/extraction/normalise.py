@@ -230,6 +230,11 @@ def find_dates(text: str) -> list[DateMatch]:
     return sorted(found, key=lambda d: d.start)
 
 
+def whole_date(text: str) -> DateMatch | None:
+    """The date ``text`` is, with nothing before or after it; None where it is no date or more than one."""
+    return next((d for d in find_dates(text) if (d.start, d.end) == (0, len(text))), None)
+
+
 def _padding_mixed(first: str, second: str) -> bool:
     """One of a date's day and month printed zero-padded ("08"), the other as a single digit ("3")."""
     return len(first) != len(second) and max(first, second, key=len).startswith("0")
@@ -256,13 +261,11 @@ def rejoined(text: str, match: DateMatch) -> DateMatch:
     day_tens = _DAY_TENS.search(text[:match.start]) if _ONE_DIGIT_DAY.match(printed) else None
     tens = day_tens[1] if day_tens is not None and match.misread else ""
     rest = year_rest[1] if year_rest is not None else ""
-    if tens or rest:
-        joined = tens + printed + rest
-        whole = [d for d in find_dates(joined) if (d.start, d.end) == (0, len(joined)) and not d.misread]
-        if whole:
-            start = day_tens.start(1) if tens else match.start
-            end = year_rest.end(1) if rest else match.end
-            return DateMatch(start, end, whole[0].day_first, whole[0].month_first, misread=True)
+    whole = whole_date(tens + printed + rest) if tens or rest else None
+    if whole is not None and not whole.misread:
+        start = day_tens.start(1) if tens else match.start
+        end = year_rest.end(1) if rest else match.end
+        return DateMatch(start, end, whole.day_first, whole.month_first, misread=True)
     return replace(match, misread=True) if day_tens is not None else match
 
 
@@ -451,14 +454,13 @@ def _joined_date(split: re.Match[str], after_label: bool) -> DateMatch | None:
     """The date ``split``'s two words make joined (see _SPLIT_IN_TWO); after a label also one whose
     separator OCR lost (_SEPARATOR_LOST_AFTER_LABEL)."""
     joined = split[1].replace(" ", "")
-    whole = [d for d in find_dates(joined) if (d.start, d.end) == (0, len(joined))]
+    read = whole_date(joined)
     for pattern in _SEPARATOR_LOST_AFTER_LABEL if after_label else ():
-        m = pattern.fullmatch(joined)
-        read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else None
-        whole.extend([read] if read is not None else [])
-    if not whole:
+        m = pattern.fullmatch(joined) if read is None else None
+        read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else read
+    if read is None:
         return None
-    return DateMatch(split.start(1), split.end(1), whole[0].day_first, whole[0].month_first)
+    return DateMatch(split.start(1), split.end(1), read.day_first, read.month_first)
 
 
 def _misread_month(word: str) -> int | None:
