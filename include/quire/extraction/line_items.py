@@ -940,21 +940,28 @@ def _decimal_places(value: Decimal) -> int:
 _LOST_POINT_PLACES = (1, 2, 3)
 
 
-def _with_lost_points(numbers: dict[str, NumberToken]) -> dict[str, NumberToken]:
+def _with_lost_points(numbers: dict[str, NumberToken], line: TextLine) -> dict[str, NumberToken]:
     """Quantity x price = amount restored where OCR lost the decimal point of the quantity, the price or
     the amount ("315" for 3.15): the one printed without decimals is divided by 10, 100 or 1000 when that,
-    and only that, makes the product the amount."""
+    and only that, makes the product the amount, less a discount rate printed on the line where one
+    explains it ("95" x 6.42 less 20 % = 48.79 is 9.5 x 6.42)."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
-    if quantity is None or price is None or amount is None or _fits(quantity.value, price.value, amount.value):
+    if quantity is None or price is None or amount is None \
+            or _explained(quantity.value, price.value, amount.value, line):
         return numbers
     for kind, token in (("quantity", quantity), ("unit_price", price), ("amount", amount)):
         if token.has_fraction or token.value <= 0:
             continue
         for places in _LOST_POINT_PLACES:
             restored = {**numbers, kind: replace(token, value=token.value / 10 ** places, has_fraction=True)}
-            if _fits(*(restored[k].value for k in _NUMERIC_KINDS)):
+            if _explained(*(restored[k].value for k in _NUMERIC_KINDS), line):
                 return restored
     return numbers
+
+
+def _explained(quantity: Decimal, price: Decimal, amount: Decimal, line: TextLine) -> bool:
+    """Whether quantity x price comes to the amount, as it is or less a rate printed on the line."""
+    return _fits(quantity, price, amount) or _printed_discount(quantity, price, amount, line) is not None
 
 
 def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine) -> dict[str, NumberToken]:
@@ -962,13 +969,12 @@ def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine)
     ("$427.90" for 5,427.90, a speck where the "5" was), read a cell's rule as one ("410" for 10), or misread
     or dropped a digit ("42" for 12, "15.5" for 1.5): the number the other two make (the product rounded to
     the cent, or the one quotient whose product rounds to the amount) is the one read with one character more,
-    less or changed. A row whose discount on the line explains the difference
+    less or changed, or, where it was read without a decimal point, whose digits are ("1235" for 12.75: the
+    point lost and the "7" misread). A row whose discount on the line explains the difference
     (5 x 524.00 less 20 % = 2096.00) is left as read."""
     quantity, price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     if quantity is None or price is None or amount is None or min(quantity.value, price.value, amount.value) <= 0 \
-            or _fits(quantity.value, price.value, amount.value):
-        return numbers
-    if _printed_discount(quantity.value, price.value, amount.value, line) is not None:
+            or _explained(quantity.value, price.value, amount.value, line):
         return numbers
     implied = {"amount": (quantity.value * price.value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
                "unit_price": _rounded_quotient(amount.value, quantity.value, Decimal("0.01")),
@@ -977,11 +983,18 @@ def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine)
     for kind, value in implied.items():
         if value is None:
             continue
+        read = numbers[kind]
         shown = format_quantity if kind == "quantity" else format_amount
-        if one_edit_apart(shown(value), shown(numbers[kind].value)):
+        printed = read.text or shown(read.value)
+        if one_edit_apart(shown(value), shown(read.value)) or (
+                not read.has_fraction and one_edit_apart(_digits(shown(value)), _digits(printed))):
             repairs.append({**numbers, kind: replace(numbers[kind], value=value, has_fraction=kind != "quantity")})
     # 3 x "196.00" = "3,588.00": the price's "1" lost, or the amount's "3" a rule? Either; so neither
     return repairs[0] if len(repairs) == 1 else numbers
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
 
 
 _PERCENTAGE = re.compile(r"(\d{1,2}(?:[.,]\d{1,2})?)\s?%")
@@ -1012,8 +1025,8 @@ def _to_item(row: _Row) -> LineItem:
             left = [w.text for w in row.line.words if w.x1 <= triple[0].x0 + 0.01]
             if row.described_here and left:
                 row.description[:1] = [" ".join(left)]
-    numbers = _complete_by_division(_with_one_misread_character(_with_lost_points(numbers), row.line),
-                                    row.column_kinds, row.line)
+    numbers = _with_one_misread_character(_with_lost_points(numbers, row.line), row.line)
+    numbers = _complete_by_division(numbers, row.column_kinds, row.line)
     quantity, unit_price, amount = (numbers.get(kind) for kind in _NUMERIC_KINDS)
     confidences = [w.confidence for w in row.line.words if w.confidence is not None]
     confidence = sum(confidences) / len(confidences) if confidences else 1.0

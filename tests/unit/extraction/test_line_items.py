@@ -710,6 +710,32 @@ Office chair                       3          10.00        10.00
                     ("Office chair", "3", "10.00", "10.00")]  # the quantity's "1" or the amount's "1"? neither
 
 
+def test_a_quantity_that_lost_its_point_and_a_digit_is_read_back_where_only_it_makes_the_amount(make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price       Amount
+Consulting services             1235          66.00       841.50
+Cable per metre                 1752          96.50       168.88
+Office chair                      35          10.00        10.00
+                                          Subtotal      1,020.38
+"""))
+    assert rows == [("Consulting services", "12.75", "66.00", "841.50"),  # the point lost, "7" read as "3"
+                    ("Cable per metre", "1.75", "96.50", "168.88"),  # the point lost, a "2" too many
+                    ("Office chair", "35", "10.00", "10.00")]  # 1 is no point and one digit from 35: left
+
+
+def test_a_lost_point_is_restored_where_a_discount_printed_on_the_line_explains_the_row(make_document):
+    rows, _ = _rows(make_document("""
+Description                      Qty     Unit price   Disc.      Amount
+Staff training                    95           6.42    20 %       48.79
+Project management               550          84.33    10 %      417.43
+Office chair                      30          10.00    19 %      250.00
+                                          Subtotal               716.22
+"""))
+    assert rows == [("Staff training", "9.5", "6.42", "48.79"),
+                    ("Project management", "5.5", "84.33", "417.43"),
+                    ("Office chair", "30", "10.00", "250.00")]  # neither a point nor the rate explains it
+
+
 def test_a_lost_number_is_the_one_whose_product_rounds_to_the_printed_amount(make_document):
     rows, _ = _rows(make_document("""
 Description                   Qty     Unit price       Amount
