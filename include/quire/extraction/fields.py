@@ -38,7 +38,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-124"
+EXTRACTOR_VERSION = "generic-125"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1084,7 +1084,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         name = replace(name, value=_in_foot_order(first_page, name.value) or name.value)
     receipt_row_rest = doc_type == "receipt" and not with_suffix and _rest_of_a_line(
         first_page, first_page.index(name_segments[0]))
-    if receipt_row_rest or _LONG_NUMBER.search(name.value) or _cut_at_the_front(name.value):
+    street_line = _HOUSE_NUMBER_FIRST.match(name.value) and not labels.COMPANY_SUFFIX.search(name.value)
+    if receipt_row_rest or street_line or _LONG_NUMBER.search(name.value) or _cut_at_the_front(name.value):
         name = replace(name, confidence=min(name.confidence, _MISREAD))
     address = _address_below(first_page, name_position, blocked, label if name_position == vendor_block else None)
     address = _surer_address_in_foot(first_page, name.value, address, blocked) or address or _strip_address(strip)
@@ -1104,6 +1105,9 @@ _MISREAD_ADDRESS = re.compile(r"[!$;{}\[\]<>?~^=*_]|^[^(]*\)|\s:\s|^\W*\||\|\W*$
 #: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
 #: has none, so a name that holds one is an address line taken for it
 _LONG_NUMBER = re.compile(r"\d{4,}")
+#: a house number before a word ("20 boulevard du Moulin", "177 King Street"): how a street line starts, where a
+#: company's name, unless a legal form or a business word says it is one ("99 Speed Mart"), does not
+_HOUSE_NUMBER_FIRST = re.compile(r"^\d{1,4}[a-z]?,?\s+[^\W\d_]{2}", re.IGNORECASE)
 
 
 #: the particles a surname starts with in small letters ("de Vries B.V.", "van der Berg", "von Arx")

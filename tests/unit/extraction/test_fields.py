@@ -823,9 +823,12 @@ Total Incl. GST RM 38.00
 
 @pytest.mark.parametrize(("head", "sure"), [
     ("Chicago IL 60601", False),  # an address line taken for the name: a postcode is in no company's name
+    ("20 boulevard du Moulin", False),  # the street line under a name OCR lost: a house number first
+    ("177 King Street", False),
     ("Walsh Electrical Corp", True), ("Studio 54 Events", True),
+    ("99 Speed Mart", True), ("3 Suisses SA", True),  # a number first, but a business word or legal form
 ])
-def test_a_vendor_name_holding_a_long_number_is_worth_a_look(make_document, head, sure):
+def test_a_vendor_name_that_reads_as_an_address_line_is_worth_a_look(make_document, head, sure):
     invoice = make_document(f"{head}\n115 Church Street\nINVOICE\nInvoice No: INV-2025-0042\n"
                             "Invoice Date: 2025-03-14\nTotal 2,057.55\n")
     vendor = extract_fields(invoice, INVOICE, templates=(), settings=SETTINGS).fields["vendor_name"]
