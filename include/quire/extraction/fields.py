@@ -38,7 +38,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-125"
+EXTRACTOR_VERSION = "generic-126"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1093,7 +1093,7 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
     confidence = 0.7 * min(segment.confidence for segment in address)
-    misread = _MISREAD_ADDRESS.search(text) or _cut_at_the_front(text)
+    misread = _MISREAD_ADDRESS.search(text) or _cut_at_the_front(text) or not _POSTCODE.search(text)
     return name, FieldValue(text, min(confidence, _MISREAD) if misread else confidence)
 
 
@@ -1102,11 +1102,16 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
 _MISREAD_ADDRESS = re.compile(r"[!$;{}\[\]<>?~^=*_]|^[^(]*\)|\s:\s|^\W*\||\|\W*$")
 
 
+#: a postcode: four or five digits ("80331", "2511 BT", "CH-8001"), a British, Irish or Canadian one
+#: ("EH1 1YZ", "M1 1AE", "T12 W8CV", "K1A 0B1"), in either case (OCR's "D02 xY45"); an address read without
+#: one was cut short ("Wilhelminastraat 115", "55 Market Street Chicago")
+_POSTCODE = re.compile(r"(?<!\d)\d{4,5}(?!\d)|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d\d ?[A-Z\d]{4}\b"
+                       r"|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b", re.IGNORECASE)
 #: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
 #: has none, so a name that holds one is an address line taken for it
 _LONG_NUMBER = re.compile(r"\d{4,}")
-#: a house number before a word ("20 boulevard du Moulin", "177 King Street"): how a street line starts, where a
-#: company's name, unless a legal form or a business word says it is one ("99 Speed Mart"), does not
+#: a house number before a word ("20 boulevard du Moulin", "177 King Street"): how a street line starts,
+#: where a company's name, unless a legal form or a business word says it is one ("99 Speed Mart"), does not
 _HOUSE_NUMBER_FIRST = re.compile(r"^\d{1,4}[a-z]?,?\s+[^\W\d_]{2}", re.IGNORECASE)
 
 
@@ -1691,10 +1696,11 @@ def _country(text: str) -> str | None:
 _FUZZY_COUNTRY_LENGTH = 6
 
 
-#: British postcodes (outward code A9, A99, A9A, AA9, AA99 or AA9A; inward code 9AA) and Irish Eircodes
-#: (routing key A99, then four letters or digits), as patterns of D (digit), A (letter), X (either)
+#: British postcodes (outward code A9, A99, A9A, AA9, AA99 or AA9A; inward code 9AA), Irish Eircodes
+#: (routing key A99, then four letters or digits) and Canadian ones (A9A 9A9: without them "M5V 2T6" was read
+#: back as a British "M5V 2TG"), as patterns of D (digit), A (letter), X (either)
 _POSTCODE_SHAPES = tuple((outward, "DAA") for outward in ("AD", "ADD", "ADA", "AAD", "AADD", "AADA")) + (
-    ("ADD", "XXXX"),)
+    ("ADD", "XXXX"), ("ADA", "DAD"))
 #: what OCR reads for a digit or a letter of a postcode ("DO2" for D02, "ECIA" for EC1A, "STR" for 5TR)
 _AS_DIGIT = str.maketrans("OILSBZG", "0115826")
 _AS_LETTER = str.maketrans("012586", "OIZSBG")
@@ -1704,8 +1710,8 @@ _POSTCODE_END = re.compile(r"(?<=\S\s)(\w{2,4})\s(\w{3,4})$")
 
 
 def _repair_postcode(text: str) -> str:
-    """``text`` with the British or Irish postcode that ends it read back where OCR took a digit for a
-    letter or a letter for a digit, at most two characters: "London ECIA 1BB" -> "London EC1A 1BB",
+    """``text`` with the British, Irish or Canadian postcode that ends it read back where OCR took a digit
+    for a letter or a letter for a digit, at most two characters: "London ECIA 1BB" -> "London EC1A 1BB",
     "Dublin 2 DO2 XY45" -> "Dublin 2 D02 XY45". Of several readings the one changing fewest characters
     is taken ("BS1 STR" -> "BS1 5TR", not "B51 5TR"). A line that already ends with a valid postcode,
     or whose end no confusion (or two equally) turns into one, is left as it is."""

@@ -710,7 +710,8 @@ Office chair                       3          10.00        10.00
                     ("Office chair", "3", "10.00", "10.00")]  # the quantity's "1" or the amount's "1"? neither
 
 
-def test_a_quantity_that_lost_its_point_and_a_digit_is_read_back_where_only_it_makes_the_amount(make_document):
+def test_a_quantity_that_lost_its_point_and_a_digit_is_read_back_where_it_alone_makes_the_amount(
+        make_document):
     rows, _ = _rows(make_document("""
 Description                      Qty     Unit price       Amount
 Consulting services             1235          66.00       841.50
