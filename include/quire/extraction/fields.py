@@ -38,7 +38,7 @@ from quire.model import Classification, Extraction, FieldValue, ParsedDocument, 
 from quire.settings import Settings, get_settings
 
 #: bump when a rule changes what is extracted, so stored results can be traced to the rules
-EXTRACTOR_VERSION = "generic-126"
+EXTRACTOR_VERSION = "generic-127"
 
 FIELD_NAMES = ("vendor_name", "vendor_address", "invoice_number", "issue_date", "due_date", "currency",
                "subtotal_amount", "tax_amount", "total_amount")
@@ -1093,7 +1093,8 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
         return name, _MISSING
     text = _join_address(_address_line(segment.text) for segment in address)
     confidence = 0.7 * min(segment.confidence for segment in address)
-    misread = _MISREAD_ADDRESS.search(text) or _cut_at_the_front(text) or not _POSTCODE.search(text)
+    cut_short = any(segment.scanned for segment in address) and not _POSTCODE.search(text)
+    misread = _MISREAD_ADDRESS.search(text) or _cut_at_the_front(text) or cut_short
     return name, FieldValue(text, min(confidence, _MISREAD) if misread else confidence)
 
 
@@ -1103,8 +1104,9 @@ _MISREAD_ADDRESS = re.compile(r"[!$;{}\[\]<>?~^=*_]|^[^(]*\)|\s:\s|^\W*\||\|\W*$
 
 
 #: a postcode: four or five digits ("80331", "2511 BT", "CH-8001"), a British, Irish or Canadian one
-#: ("EH1 1YZ", "M1 1AE", "T12 W8CV", "K1A 0B1"), in either case (OCR's "D02 xY45"); an address read without
-#: one was cut short ("Wilhelminastraat 115", "55 Market Street Chicago")
+#: ("EH1 1YZ", "M1 1AE", "T12 W8CV", "K1A 0B1"), in either case (OCR's "D02 xY45"); an address OCR read
+#: without one was cut short ("Wilhelminastraat 115", "55 Market Street Chicago"), where a text layer's may
+#: simply print none
 _POSTCODE = re.compile(r"(?<!\d)\d{4,5}(?!\d)|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d\d ?[A-Z\d]{4}\b"
                        r"|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b", re.IGNORECASE)
 #: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
