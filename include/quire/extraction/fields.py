@@ -1103,12 +1103,6 @@ def find_vendor(lines: Sequence[TextLine], doc_type: str | None = None) -> tuple
 _MISREAD_ADDRESS = re.compile(r"[!$;{}\[\]<>?~^=*_]|^[^(]*\)|\s:\s|^\W*\||\|\W*$")
 
 
-#: a postcode: four or five digits ("80331", "2511 BT", "CH-8001"), a British, Irish or Canadian one
-#: ("EH1 1YZ", "M1 1AE", "T12 W8CV", "K1A 0B1"), in either case (OCR's "D02 xY45"); an address OCR read
-#: without one was cut short ("Wilhelminastraat 115", "55 Market Street Chicago"), where a text layer's may
-#: simply print none
-_POSTCODE = re.compile(r"(?<!\d)\d{4,5}(?!\d)|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d\d ?[A-Z\d]{4}\b"
-                       r"|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b", re.IGNORECASE)
 #: four digits or more in a row: a postcode, a house or phone number ("Chicago IL 60601"), where a company's name
 #: has none, so a name that holds one is an address line taken for it
 _LONG_NUMBER = re.compile(r"\d{4,}")
@@ -1703,6 +1697,19 @@ _FUZZY_COUNTRY_LENGTH = 6
 #: back as a British "M5V 2TG"), as patterns of D (digit), A (letter), X (either)
 _POSTCODE_SHAPES = tuple((outward, "DAA") for outward in ("AD", "ADD", "ADA", "AAD", "AADD", "AADA")) + (
     ("ADD", "XXXX"), ("ADA", "DAD"))
+_SHAPE_PATTERNS = {"D": r"\d", "A": "[A-Z]", "X": r"[A-Z\d]"}
+
+
+def _shape_pattern(shape: tuple[str, str]) -> str:
+    """A postcode shape (("ADD", "XXXX")) as a pattern, its two parts printed a space apart or not."""
+    return " ?".join("".join(_SHAPE_PATTERNS[kind] for kind in part) for part in shape)
+
+
+#: a postcode: four or five digits ("80331", "2511 BT", "CH-8001") or one of _POSTCODE_SHAPES ("EH1 1YZ",
+#: "T12 W8CV", "K1A 0B1"), in either case (OCR's "D02 xY45"); an address OCR read without one was cut short
+#: ("Wilhelminastraat 115", "55 Market Street Chicago"), where a text layer's may simply print none
+_POSTCODE = re.compile(rf"(?<!\d)\d{{4,5}}(?!\d)|\b(?:{'|'.join(map(_shape_pattern, _POSTCODE_SHAPES))})\b",
+                       re.IGNORECASE)
 #: what OCR reads for a digit or a letter of a postcode ("DO2" for D02, "ECIA" for EC1A, "STR" for 5TR)
 _AS_DIGIT = str.maketrans("OILSBZG", "0115826")
 _AS_LETTER = str.maketrans("012586", "OIZSBG")

@@ -988,7 +988,7 @@ def _with_one_misread_character(numbers: dict[str, NumberToken], line: TextLine)
         printed = read.text or shown(read.value)
         if one_edit_apart(shown(value), shown(read.value)) or (
                 not read.has_fraction and one_edit_apart(_digits(shown(value)), _digits(printed))):
-            repairs.append({**numbers, kind: replace(numbers[kind], value=value, has_fraction=kind != "quantity")})
+            repairs.append({**numbers, kind: replace(read, value=value, has_fraction=kind != "quantity")})
     # 3 x "196.00" = "3,588.00": the price's "1" lost, or the amount's "3" a rule? Either; so neither
     return repairs[0] if len(repairs) == 1 else numbers
 

@@ -412,7 +412,8 @@ def find_misread_dates(text: str, after_label: bool = False) -> list[DateMatch]:
     split += [*_SPLIT_BEFORE_TIME.finditer(text), *_SPLIT_AT_SEPARATORS.finditer(text)]
     for m in {m.span(1): m for m in split if m is not None}.values():  # one date, however many signs of it
         joined = _joined_date(m, after_label)
-        found.extend([joined] if joined is not None else [])
+        if joined is not None:
+            found.append(joined)
     for pattern in (*after_label_patterns, *_SLASHES_MISREAD, *_SEPARATOR_AS_SPACE, *_SEPARATOR_LOST,
                     _STRAY_MARK_DATE):
         for m in pattern.finditer(text):
@@ -456,8 +457,9 @@ def _joined_date(split: re.Match[str], after_label: bool) -> DateMatch | None:
     joined = split[1].replace(" ", "")
     read = whole_date(joined)
     for pattern in _SEPARATOR_LOST_AFTER_LABEL if after_label else ():
-        m = pattern.fullmatch(joined) if read is None else None
-        read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3])) if m is not None else read
+        m = pattern.fullmatch(joined)
+        if read is None and m is not None:
+            read = _numeric_date(m, int(m[1]), int(m[2]), _year(m[3]))
     if read is None:
         return None
     return DateMatch(split.start(1), split.end(1), read.day_first, read.month_first)
